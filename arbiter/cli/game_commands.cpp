@@ -1,0 +1,146 @@
+// arbiter games | play GAME ... | verify GAME FILE
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include "arbiter/cli/commands.hpp"
+#include "arbiter/cli/result_table.hpp"
+#include "arbiter/core/user_error.hpp"
+#include "arbiter/match/match_runner.hpp"
+#include "rules/registry.hpp"
+
+namespace arb::cli {
+namespace {
+
+struct PlayArgs {
+    std::vector<std::string> bot_specs;
+    std::uint64_t seed = 1;
+    bool rotations = false;
+    std::string transcript_dir;
+    std::string out_dir = "arbiter-out";
+    std::string record_path;
+    std::string replay_path;
+    std::int64_t memory_mib = 400;
+    bool freeze = false;
+    std::map<std::string, std::string> game_options;
+};
+
+std::string match_stem(const std::string& game, std::uint64_t seed, int rotation) {
+    return fmt::format("{}-seed{}-r{}", game, seed, rotation);
+}
+
+void run_play(const GameDescriptor& game, const PlayArgs& args) {
+    MatchRequest base;
+    base.game = game.name;
+    for (const auto& spec : args.bot_specs) base.bots.push_back(parse_bot_spec(spec));
+    base.seed = args.seed;
+    base.options = GameOptions(game.options, args.game_options);
+    base.limits.memory_mib = args.memory_mib;
+    base.freeze_idle = args.freeze;
+    check_bots(base.bots);
+
+    const int count = args.rotations ? static_cast<int>(base.bots.size()) : 1;
+    std::filesystem::create_directories(args.out_dir);
+    base.log_dir = std::filesystem::path(args.out_dir) / "logs";
+    std::vector<MatchRecord> records;
+    for (int r = 0; r < count; ++r) {
+        MatchRequest request = args.rotations ? rotated_request(base, r) : base;
+        const std::string stem = match_stem(game.name, request.seed, r);
+        if (!args.transcript_dir.empty()) {
+            std::filesystem::create_directories(args.transcript_dir);
+            request.transcript_path = std::filesystem::path(args.transcript_dir) / (stem + ".transcript");
+        }
+        if (!args.replay_path.empty()) {
+            std::filesystem::path p = args.replay_path;
+            if (count > 1) p.replace_filename(p.stem().string() + "-r" + std::to_string(r) + p.extension().string());
+            request.replay_path = p;
+        }
+        if (count > 1) spdlog::info("rotation {}/{}", r + 1, count);
+        MatchRecord record = run_match(game, request);
+        std::filesystem::path record_path = args.record_path.empty()
+                                                ? std::filesystem::path(args.out_dir) / (stem + ".json")
+                                                : std::filesystem::path(args.record_path);
+        if (count > 1 && !args.record_path.empty()) {
+            record_path.replace_filename(record_path.stem().string() + "-r" + std::to_string(r) +
+                                         record_path.extension().string());
+        }
+        std::ofstream(record_path) << nlohmann::json(record).dump(2) << "\n";
+        print_match_result(std::cout, record);
+        std::cout << "record: " << record_path.string() << "\n";
+        records.push_back(std::move(record));
+    }
+    if (records.size() > 1) print_rotation_summary(std::cout, records);
+}
+
+}  // namespace
+
+void add_game_commands(CLI::App& app) {
+    auto* games = app.add_subcommand("games", "List the games and their options");
+    games->callback([] {
+        for (const auto& g : all_games()) {
+            std::cout << g.name << " (" << g.min_bots;
+            if (g.max_bots != g.min_bots) std::cout << "-" << g.max_bots;
+            std::cout << " bots): " << g.summary << "\n";
+            for (const auto& o : g.options) {
+                std::cout << fmt::format("    --{:<18} {}{}\n", o.key, o.help,
+                                         o.default_value.empty() ? "" : " [default: " + o.default_value + "]");
+            }
+        }
+    });
+
+    auto* play = app.add_subcommand("play", "Play one match (or all seat rotations of one deal set)");
+    play->require_subcommand(1);
+    for (const auto& game : all_games()) {
+        auto args = std::make_shared<PlayArgs>();
+        auto* sub = play->add_subcommand(game.name, game.summary);
+        sub->add_option("--bot", args->bot_specs,
+                        "A bot: name=NAME cmd=\"COMMAND LINE\" [dir=DIR] [arg=ARG] [env.KEY=VALUE]; "
+                        "repeat once per seat, in seat order")
+            ->required();
+        sub->add_option("--seed", args->seed, "Match seed: the same seed and bots give the same match")
+            ->capture_default_str();
+        sub->add_flag("--rotations", args->rotations,
+                      "Play the same deals in every cyclic seat rotation (one match per seat)");
+        sub->add_option("--transcript", args->transcript_dir, "Write timestamped per-seat transcripts to DIR");
+        sub->add_option("--out", args->out_dir, "Directory for match records and bot logs")->capture_default_str();
+        sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in --out)");
+        sub->add_option("--" + game.replay_flag, args->replay_path, "Write the game's replay/log file here");
+        sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
+            ->capture_default_str();
+        sub->add_flag("--freeze", args->freeze, "Stop (SIGSTOP) bots while it is not their turn");
+        for (const auto& spec : game.options) {
+            auto* opt = sub->add_option_function<std::string>(
+                "--" + spec.key, [args, key = spec.key](const std::string& v) { args->game_options[key] = v; },
+                spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]"));
+            if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true");
+        }
+        sub->callback([&game, args] { run_play(game, *args); });
+    }
+
+    auto* verify = app.add_subcommand("verify", "Check a recorded game (replay or log) against our engine");
+    verify->require_subcommand(1);
+    for (const auto& game : all_games()) {
+        if (!game.verify) continue;
+        auto path = std::make_shared<std::string>();
+        auto* sub = verify->add_subcommand(game.name, "Verify a " + game.name + " replay/log");
+        sub->add_option("file", *path, "The recorded game")->required()->check(CLI::ExistingFile);
+        sub->callback([&game, path] {
+            const VerifyOutcome outcome = game.verify(*path);
+            if (outcome.ok) {
+                std::cout << "OK " << outcome.steps << "\n";
+                return;
+            }
+            std::cout << "DIFF " << outcome.first_difference << "\n";
+            throw ExitStatus{1};
+        });
+    }
+}
+
+}  // namespace arb::cli

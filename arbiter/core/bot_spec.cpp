@@ -1,0 +1,153 @@
+#include "arbiter/core/bot_spec.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <set>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb {
+
+std::vector<std::string> split_command_line(std::string_view line) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;
+    char quote = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quote != 0) {
+            if (c == quote) {
+                quote = 0;
+            } else if (c == '\\' && quote == '"' && i + 1 < line.size() &&
+                       (line[i + 1] == '"' || line[i + 1] == '\\')) {
+                word += line[++i];
+            } else {
+                word += c;
+            }
+            continue;
+        }
+        if (c == '\'' || c == '"') {
+            quote = c;
+            in_word = true;
+        } else if (c == '\\' && i + 1 < line.size()) {
+            word += line[++i];
+            in_word = true;
+        } else if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) words.push_back(std::move(word));
+            word.clear();
+            in_word = false;
+        } else {
+            word += c;
+            in_word = true;
+        }
+    }
+    if (quote != 0) throw UserError("unterminated quote in: " + std::string(line));
+    if (in_word) words.push_back(std::move(word));
+    return words;
+}
+
+std::string quote_word(std::string_view word) {
+    if (!word.empty() && word.find_first_of(" \t\n'\"\\") == std::string_view::npos) return std::string(word);
+    std::string out = "\"";
+    for (char c : word) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+BotSpec parse_bot_spec(std::string_view spec) {
+    BotSpec bot;
+    std::vector<std::string> extra_args;
+    bool have_cmd = false;
+    for (const std::string& field : split_command_line(spec)) {
+        const auto eq = field.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw UserError("bot spec '" + std::string(spec) + "': expected KEY=VALUE, got '" + field +
+                            "' (keys: name, cmd, dir, arg, env.KEY)");
+        }
+        const std::string key = field.substr(0, eq);
+        std::string value = field.substr(eq + 1);
+        if (key == "name") {
+            bot.name = std::move(value);
+        } else if (key == "cmd") {
+            bot.command = value;
+            have_cmd = true;
+        } else if (key == "dir") {
+            bot.dir = value;
+        } else if (key == "arg") {
+            extra_args.push_back(std::move(value));
+        } else if (key.rfind("env.", 0) == 0 && key.size() > 4) {
+            bot.env[key.substr(4)] = std::move(value);
+        } else {
+            throw UserError("bot spec '" + std::string(spec) + "': unknown key '" + key +
+                            "' (keys: name, cmd, dir, arg, env.KEY)");
+        }
+    }
+    if (!have_cmd || bot.command.empty()) {
+        throw UserError("bot spec '" + std::string(spec) + "': missing cmd=\"COMMAND\"");
+    }
+    bot.argv = split_command_line(bot.command);
+    if (bot.argv.empty()) throw UserError("bot spec '" + std::string(spec) + "': cmd is empty");
+    for (auto& a : extra_args) {
+        bot.command += " " + quote_word(a);
+        bot.argv.push_back(std::move(a));
+    }
+    if (bot.name.empty()) bot.name = std::filesystem::path(bot.argv[0]).filename().string();
+    return bot;
+}
+
+std::string to_spec_string(const BotSpec& bot) {
+    std::string out = "name=" + quote_word(bot.name) + " cmd=" + quote_word(bot.command);
+    if (!bot.dir.empty()) out += " dir=" + quote_word(bot.dir.string());
+    for (const auto& [k, v] : bot.env) out += " " + quote_word("env." + k + "=" + v);
+    return out;
+}
+
+namespace {
+bool is_executable(const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+}  // namespace
+
+std::filesystem::path resolve_executable(const BotSpec& bot) {
+    const std::string& program = bot.argv.at(0);
+    if (program.find('/') != std::string::npos) {
+        std::filesystem::path p(program);
+        if (p.is_relative() && !bot.dir.empty()) p = bot.dir / p;
+        if (!is_executable(p)) {
+            throw UserError("bot '" + bot.name + "': executable '" + p.string() +
+                            "' not found or not executable");
+        }
+        return p;
+    }
+    const char* path_env = std::getenv("PATH");
+    std::string_view path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+    while (!path.empty()) {
+        const auto colon = path.find(':');
+        const std::string_view entry = path.substr(0, colon);
+        if (!entry.empty()) {
+            std::filesystem::path candidate = std::filesystem::path(entry) / program;
+            if (is_executable(candidate)) return candidate;
+        }
+        if (colon == std::string_view::npos) break;
+        path.remove_prefix(colon + 1);
+    }
+    throw UserError("bot '" + bot.name + "': executable '" + program + "' not found in PATH");
+}
+
+void check_bots(const std::vector<BotSpec>& bots) {
+    std::set<std::string> names;
+    for (const auto& bot : bots) {
+        if (bot.name.empty()) throw UserError("a bot has an empty name");
+        if (!bot.dir.empty() && !std::filesystem::is_directory(bot.dir)) {
+            throw UserError("bot '" + bot.name + "': dir '" + bot.dir.string() + "' is not a directory");
+        }
+        resolve_executable(bot);
+        names.insert(bot.name);
+    }
+}
+
+}  // namespace arb

@@ -1,0 +1,138 @@
+#include "arbiter/core/match_record.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <numeric>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace arb {
+
+void assign_ranks_by_score(std::vector<ParticipantResult>& participants) {
+    for (auto& p : participants) {
+        p.rank = 1 + static_cast<int>(std::count_if(participants.begin(), participants.end(),
+                                                    [&](const ParticipantResult& q) { return q.score > p.score; }));
+    }
+}
+
+std::vector<PairResult> derive_pairs_by_rank(const std::vector<ParticipantResult>& participants) {
+    std::vector<PairResult> pairs;
+    for (std::size_t a = 0; a < participants.size(); ++a) {
+        for (std::size_t b = a + 1; b < participants.size(); ++b) {
+            const int ra = participants[a].rank, rb = participants[b].rank;
+            pairs.push_back({static_cast<int>(a), static_cast<int>(b), ra < rb ? 1.0 : (ra == rb ? 0.5 : 0.0)});
+        }
+    }
+    return pairs;
+}
+
+std::vector<PairResult> derive_pairs_fault_loses(const std::vector<ParticipantResult>& participants,
+                                                 std::optional<int> faulty) {
+    if (!faulty) {
+        std::vector<PairResult> pairs;
+        for (std::size_t a = 0; a < participants.size(); ++a) {
+            for (std::size_t b = a + 1; b < participants.size(); ++b) {
+                const double sa = participants[a].score, sb = participants[b].score;
+                pairs.push_back({static_cast<int>(a), static_cast<int>(b), sa > sb ? 1.0 : (sa == sb ? 0.5 : 0.0)});
+            }
+        }
+        return pairs;
+    }
+    std::vector<PairResult> pairs;
+    const int f = *faulty;
+    for (int other = 0; other < static_cast<int>(participants.size()); ++other) {
+        if (other == f) continue;
+        // Keep the lower seat as "a" so the first-mover convention stays seat order.
+        if (other < f) pairs.push_back({other, f, 1.0});
+        else pairs.push_back({f, other, 0.0});
+    }
+    return pairs;
+}
+
+SeatStatus seat_status_from_string(const std::string& text) {
+    for (SeatStatus s : {SeatStatus::ok, SeatStatus::crashed, SeatStatus::timeout, SeatStatus::illegal,
+                         SeatStatus::killed}) {
+        if (text == to_string(s)) return s;
+    }
+    throw std::invalid_argument("unknown seat status '" + text + "'");
+}
+
+std::string utc_timestamp_now() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+void to_json(nlohmann::json& j, const UsageStats& v) {
+    j = {{"wall_used_s", v.wall_used_s}, {"cpu_used_s", v.cpu_used_s}, {"longest_reply_s", v.longest_reply_s},
+         {"requests", v.requests}, {"peak_memory_kib", v.peak_memory_kib}};
+}
+void from_json(const nlohmann::json& j, UsageStats& v) {
+    v.wall_used_s = j.value("wall_used_s", 0.0);
+    v.cpu_used_s = j.value("cpu_used_s", 0.0);
+    v.longest_reply_s = j.value("longest_reply_s", 0.0);
+    v.requests = j.value("requests", std::int64_t{0});
+    v.peak_memory_kib = j.value("peak_memory_kib", std::int64_t{0});
+}
+
+void to_json(nlohmann::json& j, const ParticipantResult& v) {
+    j = {{"bot", v.bot}, {"command", v.command}, {"seat", v.seat}, {"score", v.score}, {"rank", v.rank},
+         {"status", to_string(v.status)}, {"detail", v.detail}, {"usage", v.usage}};
+}
+void from_json(const nlohmann::json& j, ParticipantResult& v) {
+    v.bot = j.at("bot").get<std::string>();
+    v.command = j.value("command", std::string{});
+    v.seat = j.at("seat").get<int>();
+    v.score = j.at("score").get<double>();
+    v.rank = j.at("rank").get<int>();
+    v.status = seat_status_from_string(j.at("status").get<std::string>());
+    v.detail = j.value("detail", std::string{});
+    if (j.contains("usage")) v.usage = j.at("usage").get<UsageStats>();
+}
+
+void to_json(nlohmann::json& j, const PairResult& v) { j = {{"a", v.a}, {"b", v.b}, {"score_a", v.score_a}}; }
+void from_json(const nlohmann::json& j, PairResult& v) {
+    v.a = j.at("a").get<int>();
+    v.b = j.at("b").get<int>();
+    v.score_a = j.at("score_a").get<double>();
+}
+
+void to_json(nlohmann::json& j, const MatchRecord& v) {
+    j = {{"game", v.game},
+         {"config", nlohmann::json::parse(v.config_json)},
+         {"seed", v.seed},
+         {"rotation", v.rotation},
+         {"participants", v.participants},
+         {"pairs", v.pairs},
+         {"end_reason", v.end_reason},
+         {"turns", v.turns},
+         {"transcript_path", v.transcript_path},
+         {"replay_path", v.replay_path},
+         {"started_at", v.started_at},
+         {"wall_s", v.wall_s},
+         {"machine_load", v.machine_load}};
+    j["deal_set"] = v.deal_set ? nlohmann::json(*v.deal_set) : nlohmann::json(nullptr);
+}
+void from_json(const nlohmann::json& j, MatchRecord& v) {
+    v.game = j.at("game").get<std::string>();
+    v.config_json = j.contains("config") ? j.at("config").dump() : "{}";
+    v.seed = j.at("seed").get<std::uint64_t>();
+    if (j.contains("deal_set") && !j.at("deal_set").is_null()) v.deal_set = j.at("deal_set").get<std::uint64_t>();
+    else v.deal_set.reset();
+    v.rotation = j.value("rotation", 0);
+    v.participants = j.at("participants").get<std::vector<ParticipantResult>>();
+    v.pairs = j.value("pairs", std::vector<PairResult>{});
+    v.end_reason = j.value("end_reason", std::string{});
+    v.turns = j.value("turns", 0);
+    v.transcript_path = j.value("transcript_path", std::string{});
+    v.replay_path = j.value("replay_path", std::string{});
+    v.started_at = j.value("started_at", std::string{});
+    v.wall_s = j.value("wall_s", 0.0);
+    v.machine_load = j.value("machine_load", 0.0);
+}
+
+}  // namespace arb

@@ -1,0 +1,94 @@
+#pragma once
+// The one record a match produces. Everything above the match runner consumes it: the store
+// keeps it, the rating stage reads its pairwise results, reports render it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "arbiter/core/seat.hpp"
+
+namespace arb {
+
+// Time and memory one participant's processes used in the match (summed over its seats).
+struct UsageStats {
+    double wall_used_s = 0;      // time charged to its clocks
+    double cpu_used_s = 0;       // CPU time of its processes (user + system), 0 if unknown
+    double longest_reply_s = 0;
+    std::int64_t requests = 0;
+    std::int64_t peak_memory_kib = 0;  // 0 if unknown
+
+    friend bool operator==(const UsageStats&, const UsageStats&) = default;
+};
+
+// One participant (a bot; for team games a team of processes) of a match, in seat order.
+struct ParticipantResult {
+    std::string bot;          // bot name
+    std::string command;      // the bot's command line, for the store
+    int seat = 0;             // position in the match (0 = first)
+    double score = 0;
+    int rank = 0;             // 1 = best; equal scores share a rank
+    SeatStatus status = SeatStatus::ok;
+    std::string detail;       // why the status, e.g. "illegal card 'XX' in deal 3"
+    UsageStats usage;
+
+    friend bool operator==(const ParticipantResult&, const ParticipantResult&) = default;
+};
+
+// A pairwise result for rating: seat a against seat b (a is "first" for a first-mover advantage).
+// score_a = 1 win of a, 0.5 draw, 0 loss of a.
+struct PairResult {
+    int a = 0;
+    int b = 0;
+    double score_a = 0.5;
+
+    friend bool operator==(const PairResult&, const PairResult&) = default;
+};
+
+struct MatchRecord {
+    std::string game;
+    std::string config_json = "{}";      // the game options the match ran with, as a JSON object
+    std::uint64_t seed = 0;
+    std::optional<std::uint64_t> deal_set;  // shared deal seed, when the match is one of a set
+    int rotation = 0;                    // cyclic rotation index within a deal set (0 = as given)
+    std::vector<ParticipantResult> participants;
+    std::vector<PairResult> pairs;       // derived by the game's rule (see derive_pairs_*)
+    std::string end_reason;              // "completed", "turn limit", "seat 2 illegal", ...
+    int turns = 0;                       // turns/deals/steps played, as the game counts them
+    std::string transcript_path;
+    std::string replay_path;
+    std::string started_at;              // ISO 8601 UTC
+    double wall_s = 0;
+    double machine_load = 0;             // 1-minute load average / cores at the start of the match
+
+    friend bool operator==(const MatchRecord&, const MatchRecord&) = default;
+};
+
+// Ranks by score, higher is better; equal scores share the better rank (1, 2, 2, 4).
+void assign_ranks_by_score(std::vector<ParticipantResult>& participants);
+
+// Every pair compared by rank (lower rank wins, equal is a draw).
+std::vector<PairResult> derive_pairs_by_rank(const std::vector<ParticipantResult>& participants);
+
+// Seed 000's rule: when a participant's fault ended the match, only its losses to each other
+// participant count; otherwise every pair by score. `faulty` is the seat that failed, if any.
+std::vector<PairResult> derive_pairs_fault_loses(const std::vector<ParticipantResult>& participants,
+                                                 std::optional<int> faulty);
+
+void to_json(nlohmann::json& j, const UsageStats& v);
+void from_json(const nlohmann::json& j, UsageStats& v);
+void to_json(nlohmann::json& j, const ParticipantResult& v);
+void from_json(const nlohmann::json& j, ParticipantResult& v);
+void to_json(nlohmann::json& j, const PairResult& v);
+void from_json(const nlohmann::json& j, PairResult& v);
+void to_json(nlohmann::json& j, const MatchRecord& v);
+void from_json(const nlohmann::json& j, MatchRecord& v);
+
+SeatStatus seat_status_from_string(const std::string& text);  // throws std::invalid_argument
+
+// Now, as ISO 8601 UTC with seconds ("2026-11-22T17:43:38Z").
+std::string utc_timestamp_now();
+
+}  // namespace arb

@@ -1,0 +1,73 @@
+#pragma once
+// The Table over real bot processes: the arbiter core's implementation of the seat interface.
+// Each seat is a bot process in its own process group with close-on-exec pipes, its stderr
+// drained into a capped log file, limits applied, and death-with-parent set. close() (and the
+// destructor) sends the quit text, then SIGTERM, then SIGKILL to the whole group, and reaps:
+// no process of a table outlives it.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/core/bot_spec.hpp"
+#include "arbiter/core/match_record.hpp"
+#include "arbiter/core/seat.hpp"
+#include "arbiter/core/time_control.hpp"
+
+namespace arb {
+
+enum class ChannelKind {
+    stdio,        // requests on the bot's stdin, replies on its stdout
+    tcp_client,   // the bot connects to a loopback port the arbiter listens on (smart-dog)
+    http_server,  // the bot serves HTTP on a loopback port; requests are GETs (Koehandel)
+};
+
+struct Limits {
+    std::int64_t memory_mib = 400;             // 0 = no memory limit
+    std::optional<int> cpu_seconds;            // RLIMIT_CPU backstop for the whole match
+    int max_processes = 64;                    // per bot (cgroup pids or RLIMIT_NPROC)
+    bool core_dumps = false;
+    std::size_t max_line_bytes = 1 << 20;      // longer line = overflow
+    std::size_t stderr_cap_bytes = 1 << 20;    // per seat log; the rest is drained and dropped
+
+    friend bool operator==(const Limits&, const Limits&) = default;
+};
+
+struct SeatLaunch {
+    SeatInfo info;
+    BotSpec bot;
+    std::vector<std::string> extra_args;  // appended to the bot's argv (e.g. a role)
+    TimeControl time;
+    ChannelKind channel = ChannelKind::stdio;
+};
+
+struct TableOptions {
+    Limits limits;
+    bool freeze_idle = false;                 // SIGSTOP a seat's group while it is not asked
+    std::filesystem::path transcript_path;    // timestamped to/from lines per seat; empty = none
+    std::filesystem::path log_dir;            // <log_dir>/<label>.stderr.log; empty = drained only
+    std::string quit_text;                    // written to each live seat by close(), if not empty
+    Millis quit_grace{300};                   // wait for exit after quit_text
+    Millis term_grace{300};                   // wait after SIGTERM before SIGKILL
+};
+
+class ProcessTable : public Table {
+public:
+    // Starts every seat. Throws UserError (naming the bot) if an executable is missing or a
+    // process cannot start; seats already started are stopped before the throw.
+    static std::unique_ptr<ProcessTable> launch(std::vector<SeatLaunch> seats, TableOptions options);
+
+    // Stops every seat (quit text, SIGTERM, SIGKILL to the group) and reaps. Idempotent.
+    virtual void close() = 0;
+
+    // What a seat used so far.
+    virtual UsageStats usage(int seat) const = 0;
+
+    // How limits were enforced, for logs and records: e.g. "cgroup v2", "cgroup v1", "rlimit".
+    virtual std::string limit_mechanism() const = 0;
+};
+
+}  // namespace arb

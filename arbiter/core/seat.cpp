@@ -1,0 +1,46 @@
+#include "arbiter/core/seat.hpp"
+
+namespace arb {
+
+const char* to_string(SeatStatus status) {
+    switch (status) {
+        case SeatStatus::ok: return "ok";
+        case SeatStatus::crashed: return "crashed";
+        case SeatStatus::timeout: return "timeout";
+        case SeatStatus::illegal: return "illegal";
+        case SeatStatus::killed: return "killed";
+    }
+    return "?";
+}
+
+const char* to_string(ReplyStatus status) {
+    switch (status) {
+        case ReplyStatus::ok: return "ok";
+        case ReplyStatus::timeout: return "timeout";
+        case ReplyStatus::closed: return "closed";
+        case ReplyStatus::overflow: return "overflow";
+        case ReplyStatus::not_running: return "not_running";
+    }
+    return "?";
+}
+
+const std::string& Reply::first_line() const {
+    static const std::string empty;
+    return lines.empty() ? empty : lines.front();
+}
+
+ReplyFramer one_line_framer() {
+    return [](std::string_view line) {
+        return line.find_first_not_of(" \t") == std::string_view::npos ? Frame::skip : Frame::end_keep;
+    };
+}
+
+ReplyFramer terminator_framer(std::string terminator) {
+    return [terminator = std::move(terminator)](std::string_view line) {
+        std::string_view trimmed = line;
+        while (!trimmed.empty() && (trimmed.back() == ' ' || trimmed.back() == '\t')) trimmed.remove_suffix(1);
+        return trimmed == terminator ? Frame::end_skip : Frame::keep;
+    };
+}
+
+}  // namespace arb

@@ -1,0 +1,115 @@
+#pragma once
+// What a referee sees of the bots: a Table of seats it can send text to and ask for replies.
+// A referee never touches a process, a pipe or a socket; the arbiter core implements Table
+// over bot processes (stdin/stdout pipes, loopback TCP, HTTP GET) and tests implement it
+// in-process (ScriptedTable).
+//
+// Reads return a status instead of throwing. A seat whose reply failed (timeout, closed,
+// overflow) is retired by the table at once: its process is stopped, later requests to it
+// return not_running, and a late answer can never be read as the reply to a later request.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arbiter/core/time_control.hpp"
+
+namespace arb {
+
+// How a seat ended up. "ok" = still playing or finished normally.
+enum class SeatStatus {
+    ok,
+    crashed,   // exited, closed its output, or broke the channel
+    timeout,   // no complete reply within its time
+    illegal,   // the referee rejected a move or reply (set by the referee through retire())
+    killed,    // stopped by the arbiter for another reason (memory limit, output flood, match end)
+};
+const char* to_string(SeatStatus status);
+
+enum class ReplyStatus {
+    ok,
+    timeout,      // deadline passed before the framer said the reply was complete
+    closed,       // end of file / connection closed / process exited before the reply completed
+    overflow,     // a line longer than the cap, or more reply bytes than allowed
+    not_running,  // the seat was already retired
+};
+const char* to_string(ReplyStatus status);
+
+struct Reply {
+    ReplyStatus status = ReplyStatus::ok;
+    std::vector<std::string> lines;  // lines the framer kept, '\r' and '\n' removed
+    std::string partial;             // incomplete trailing text when the reply failed (diagnostics)
+    std::chrono::nanoseconds wall{0};  // time charged: request written -> reply complete
+    std::chrono::nanoseconds cpu{0};   // CPU the bot's processes used in that interval (0 if unknown)
+
+    bool ok() const { return status == ReplyStatus::ok; }
+    explicit operator bool() const { return ok(); }
+    // The first kept line, or "" when there is none.
+    const std::string& first_line() const;
+};
+
+// Decides, line by line, which received lines belong to the reply and where it ends.
+// Lines arrive with '\r' and '\n' removed. A framer is created fresh for every request.
+enum class Frame {
+    keep,      // part of the reply, more to come
+    skip,      // not part of the reply (blank line, debug junk), more to come
+    end_keep,  // the reply is complete, and this line is part of it
+    end_skip,  // the reply is complete, this line is a terminator and is dropped
+};
+using ReplyFramer = std::function<Frame(std::string_view line)>;
+
+// The first non-blank line is the whole reply (SamurAI plans, smart-dog moves).
+ReplyFramer one_line_framer();
+// Every line up to a line equal to `terminator` (which is dropped): Ants "go".
+ReplyFramer terminator_framer(std::string terminator);
+
+struct Request {
+    int seat = 0;
+    std::string text;     // written as is; include the trailing '\n' the protocol needs
+    ReplyFramer framer;
+};
+
+// What the table knows about one seat.
+struct SeatInfo {
+    int bot = 0;            // index of the bot (participant) in the match request
+    std::string bot_name;
+    std::string label;      // e.g. "p0", "team0-samurai"; used in logs and transcripts
+};
+
+class Table {
+public:
+    virtual ~Table() = default;
+
+    virtual int size() const = 0;
+    virtual const SeatInfo& info(int seat) const = 0;
+    virtual SeatStatus status(int seat) const = 0;
+    bool alive(int seat) const { return status(seat) == SeatStatus::ok; }
+
+    // Writes text without waiting for a reply. Not charged to any clock. false if the seat is
+    // retired or the write failed (the seat is then retired as crashed).
+    virtual bool send(int seat, std::string_view text) = 0;
+
+    // Writes the request, then reads until the framer says the reply is complete, the seat's
+    // deadline passes or the channel fails. The time from the end of the write to the end of
+    // the reply is charged to the seat's clock.
+    virtual Reply ask(int seat, std::string_view text, ReplyFramer framer) = 0;
+
+    // Simultaneous turn: writes every request, then waits on all seats at once, each against
+    // its own deadline. Replies come back in the order of the requests.
+    virtual std::vector<Reply> ask_all(std::span<const Request> requests) = 0;
+
+    // Time left of the seat's match budget (or of its per-request limit when it has no budget),
+    // for protocols that tell bots their time (Planowanie time_left). Never negative.
+    virtual Millis time_left(int seat) const = 0;
+
+    // The referee's decision to stop a seat (illegal move, match over). Stops its process.
+    virtual void retire(int seat, SeatStatus why, std::string_view detail) = 0;
+
+    // A free-form line in the match transcript (if one is being written).
+    virtual void note(std::string_view text) = 0;
+};
+
+}  // namespace arb

@@ -1,0 +1,108 @@
+#include "arbiter/match/match_runner.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb {
+
+double machine_load_now() {
+    double load[1] = {0};
+    if (getloadavg(load, 1) != 1) return 0;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return load[0] / cores;
+}
+
+MatchRequest rotated_request(const MatchRequest& base, int rotation) {
+    MatchRequest r = base;
+    const int n = static_cast<int>(base.bots.size());
+    if (n == 0) return r;
+    const int shift = ((rotation % n) + n) % n;
+    for (int i = 0; i < n; ++i) r.bots[i] = base.bots[(i + shift) % n];
+    r.rotation = rotation;
+    if (!r.deal_set) r.deal_set = base.seed;
+    return r;
+}
+
+MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
+    const int n = static_cast<int>(request.bots.size());
+    if (n < game.min_bots || n > game.max_bots) {
+        throw UserError("game '" + game.name + "' takes " + std::to_string(game.min_bots) +
+                        (game.min_bots == game.max_bots ? "" : " to " + std::to_string(game.max_bots)) +
+                        " bots, got " + std::to_string(n));
+    }
+    check_bots(request.bots);
+    const std::vector<SeatPlan> plans = game.plan(request);
+
+    std::vector<SeatLaunch> launches;
+    launches.reserve(plans.size());
+    for (const auto& plan : plans) {
+        SeatLaunch launch;
+        launch.info = SeatInfo{plan.bot, request.bots.at(plan.bot).name, plan.label};
+        launch.bot = request.bots.at(plan.bot);
+        launch.extra_args = plan.extra_args;
+        launch.time = plan.time;
+        launch.channel = plan.channel;
+        launches.push_back(std::move(launch));
+    }
+    TableOptions options;
+    options.limits = request.limits;
+    options.freeze_idle = request.freeze_idle;
+    options.transcript_path = request.transcript_path;
+    options.log_dir = request.log_dir;
+
+    MatchRecord record;
+    record.game = game.name;
+    record.config_json = request.options.to_json();
+    record.seed = request.seed;
+    record.deal_set = request.deal_set;
+    record.rotation = request.rotation;
+    record.started_at = utc_timestamp_now();
+    record.machine_load = machine_load_now();
+    if (!request.transcript_path.empty()) record.transcript_path = request.transcript_path.string();
+    if (!request.replay_path.empty()) record.replay_path = request.replay_path.string();
+
+    const auto start = std::chrono::steady_clock::now();
+    auto table = ProcessTable::launch(std::move(launches), options);
+    spdlog::debug("match {} seed {}: {} seats, limits by {}", game.name, request.seed, table->size(),
+                  table->limit_mechanism());
+    RefereeResult result;
+    try {
+        result = game.referee(request, *table);
+    } catch (...) {
+        table->close();
+        throw;
+    }
+    table->close();
+    record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    record.participants = std::move(result.participants);
+    record.participants.resize(n);
+    for (int i = 0; i < n; ++i) {
+        auto& p = record.participants[i];
+        p.bot = request.bots[i].name;
+        p.command = request.bots[i].command;
+        p.seat = i;
+        p.usage = {};
+    }
+    for (int s = 0; s < table->size(); ++s) {
+        const UsageStats u = table->usage(s);
+        auto& agg = record.participants.at(table->info(s).bot).usage;
+        agg.wall_used_s += u.wall_used_s;
+        agg.cpu_used_s += u.cpu_used_s;
+        agg.longest_reply_s = std::max(agg.longest_reply_s, u.longest_reply_s);
+        agg.requests += u.requests;
+        agg.peak_memory_kib = std::max(agg.peak_memory_kib, u.peak_memory_kib);
+    }
+    record.pairs = std::move(result.pairs);
+    record.end_reason = std::move(result.end_reason);
+    record.turns = result.turns;
+    return record;
+}
+
+}  // namespace arb

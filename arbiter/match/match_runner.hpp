@@ -1,0 +1,20 @@
+#pragma once
+// Runs one match of any game: checks the bots, starts the seats the game asks for, hands the
+// table to the referee, stops every process, and returns the match record.
+#include "arbiter/core/match_record.hpp"
+#include "rules/game.hpp"
+
+namespace arb {
+
+// Bot faults end up in the record, never as exceptions. Throws UserError for set-up problems
+// found before the match starts (missing executable, bad option, missing map).
+MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request);
+
+// The request for rotation r of a deal set: bots shifted cyclically by r seats
+// (seat i gets bot (i + r) mod n), same deal seed.
+MatchRequest rotated_request(const MatchRequest& base, int rotation);
+
+// 1-minute load average divided by the number of cores (0 if unknown).
+double machine_load_now();
+
+}  // namespace arb

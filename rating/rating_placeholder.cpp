@@ -1,0 +1,2 @@
+// Placeholder translation unit until the rating stage lands.
+namespace arb::rating {}

@@ -1,0 +1,122 @@
+#include "rules/game.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb {
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diag = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+bool parses_as_integer(const std::string& v) {
+    std::int64_t out{};
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    return ec == std::errc() && p == v.data() + v.size();
+}
+
+bool parses_as_number(const std::string& v) {
+    try {
+        std::size_t used = 0;
+        (void)std::stod(v, &used);
+        return used == v.size();
+    } catch (...) {
+        return false;
+    }
+}
+
+bool parses_as_flag(const std::string& v) {
+    return v == "true" || v == "false" || v == "1" || v == "0" || v == "yes" || v == "no" || v == "on" || v == "off";
+}
+
+}  // namespace
+
+GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std::string, std::string> given) {
+    for (const auto& [key, value] : given) {
+        auto it = std::find_if(specs.begin(), specs.end(), [&](const GameOptionSpec& s) { return s.key == key; });
+        if (it == specs.end()) {
+            std::string best;
+            std::size_t best_d = 3;
+            for (const auto& s : specs) {
+                const auto d = edit_distance(key, s.key);
+                if (d < best_d) best_d = d, best = s.key;
+            }
+            throw UserError("unknown game option '" + key + "'" +
+                            (best.empty() ? std::string() : " (did you mean '" + best + "'?)"));
+        }
+    }
+    for (const auto& spec : specs) {
+        kinds_[spec.key] = spec.kind;
+        auto it = given.find(spec.key);
+        std::string value = it != given.end() ? it->second : spec.default_value;
+        if (it == given.end() && spec.required) {
+            throw UserError("game option '" + spec.key + "' is required: " + spec.help);
+        }
+        if (!value.empty()) {
+            const bool ok = spec.kind == OptionKind::integer  ? parses_as_integer(value)
+                            : spec.kind == OptionKind::number ? parses_as_number(value)
+                            : spec.kind == OptionKind::flag   ? parses_as_flag(value)
+                                                              : true;
+            if (!ok) {
+                static const char* names[] = {"an integer", "a number", "text", "a path", "true or false"};
+                throw UserError("game option '" + spec.key + "' must be " + names[static_cast<int>(spec.kind)] +
+                                ", got '" + value + "'");
+            }
+        }
+        values_[spec.key] = std::move(value);
+    }
+}
+
+bool GameOptions::has(const std::string& key) const {
+    auto it = values_.find(key);
+    return it != values_.end() && !it->second.empty();
+}
+
+const std::string& GameOptions::text(const std::string& key) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) throw std::logic_error("game option '" + key + "' is not declared");
+    return it->second;
+}
+
+std::int64_t GameOptions::integer(const std::string& key) const {
+    const std::string& v = text(key);
+    std::int64_t out = 0;
+    std::from_chars(v.data(), v.data() + v.size(), out);
+    return out;
+}
+
+double GameOptions::number(const std::string& key) const {
+    const std::string& v = text(key);
+    return v.empty() ? 0.0 : std::stod(v);
+}
+
+bool GameOptions::flag(const std::string& key) const {
+    const std::string& v = text(key);
+    return v == "true" || v == "1" || v == "yes" || v == "on";
+}
+
+std::filesystem::path GameOptions::path(const std::string& key) const { return text(key); }
+
+std::string GameOptions::to_json() const {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [k, v] : values_) j[k] = v;
+    return j.dump();
+}
+
+}  // namespace arb

@@ -1,0 +1,106 @@
+#pragma once
+// What every game provides to the arbiter: a descriptor with its options, its seat layout and
+// its referee. The match runner, the CLI and tournaments work with any game through this.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/core/bot_spec.hpp"
+#include "arbiter/core/match_record.hpp"
+#include "arbiter/core/process_table.hpp"
+#include "arbiter/core/seat.hpp"
+
+namespace arb {
+
+enum class OptionKind { integer, number, text, path, flag };
+
+struct GameOptionSpec {
+    std::string key;            // also the CLI flag: --key VALUE, and the config file key
+    OptionKind kind = OptionKind::text;
+    std::string default_value;  // "" = no default (optional unless required)
+    std::string help;
+    bool required = false;
+};
+
+// Option values as given (CLI flags or config), checked against the game's specs.
+class GameOptions {
+public:
+    GameOptions() = default;
+    // Checks keys and types against specs, fills defaults. Throws UserError naming the key
+    // (with a did-you-mean for unknown keys).
+    GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std::string, std::string> given);
+
+    bool has(const std::string& key) const;  // given or defaulted to a non-empty value
+    const std::string& text(const std::string& key) const;
+    std::int64_t integer(const std::string& key) const;
+    double number(const std::string& key) const;
+    bool flag(const std::string& key) const;
+    std::filesystem::path path(const std::string& key) const;
+    const std::map<std::string, std::string>& values() const { return values_; }
+    std::string to_json() const;  // {"key": "value", ...}, for the match record
+
+private:
+    std::map<std::string, std::string> values_;
+    std::map<std::string, OptionKind> kinds_;
+};
+
+struct MatchRequest {
+    std::string game;
+    std::vector<BotSpec> bots;                // participants, in seat order
+    std::uint64_t seed = 1;
+    std::optional<std::uint64_t> deal_set;    // shared deals across matches (defaults to seed)
+    int rotation = 0;                         // which cyclic rotation of a deal set this is
+    GameOptions options;
+    Limits limits;
+    bool freeze_idle = false;
+    std::filesystem::path transcript_path;    // empty = no transcript
+    std::filesystem::path replay_path;        // empty = the game writes no replay/log
+    std::filesystem::path log_dir;            // bots' stderr logs; empty = drained only
+
+    std::uint64_t deal_seed() const { return deal_set.value_or(seed); }
+};
+
+// One process (or connection) the game needs.
+struct SeatPlan {
+    int bot = 0;                              // which participant runs it
+    std::string label;                        // "p0", "team1-dog", ...
+    std::vector<std::string> extra_args;
+    TimeControl time;
+    ChannelKind channel = ChannelKind::stdio;
+};
+
+// What the referee decides; the runner adds names, usage, timings.
+struct RefereeResult {
+    std::vector<ParticipantResult> participants;  // one per bot: score, rank, status, detail
+    std::vector<PairResult> pairs;
+    std::string end_reason;
+    int turns = 0;
+};
+
+struct VerifyOutcome {
+    bool ok = false;
+    int steps = 0;                 // turns/steps checked
+    std::string first_difference;  // "turn 17: field 'food' differs: ..." when !ok
+};
+
+struct GameDescriptor {
+    std::string name;      // "planowanie"
+    std::string summary;   // one line for `arbiter games`
+    int min_bots = 2;
+    int max_bots = 2;
+    std::vector<GameOptionSpec> options;
+    std::string replay_flag = "replay";  // CLI flag naming the replay/log file ("log" for SamurAI)
+
+    // Seats and clocks for a request. Validates the options (map exists, ...): throws UserError.
+    std::function<std::vector<SeatPlan>(const MatchRequest&)> plan;
+    // Plays the match over the table. Bot faults are results, never exceptions.
+    std::function<RefereeResult(const MatchRequest&, Table&)> referee;
+    // Optional: checks a recorded game (the original engine's or ours) against our engine.
+    std::function<VerifyOutcome(const std::filesystem::path&)> verify;
+};
+
+}  // namespace arb

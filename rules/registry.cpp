@@ -1,0 +1,25 @@
+#include "rules/registry.hpp"
+
+#include "arbiter/core/user_error.hpp"
+#include "rules/ants/ants_game.hpp"
+#include "rules/planowanie/planowanie_game.hpp"
+#include "rules/samurai/samurai_game.hpp"
+
+namespace arb {
+
+const std::vector<GameDescriptor>& all_games() {
+    static const std::vector<GameDescriptor> games = {planowanie::describe_game(), ants::describe_game(),
+                                                      samurai::describe_game()};
+    return games;
+}
+
+const GameDescriptor& find_game(const std::string& name) {
+    std::string known;
+    for (const auto& g : all_games()) {
+        if (g.name == name) return g;
+        known += (known.empty() ? "" : ", ") + g.name;
+    }
+    throw UserError("unknown game '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace arb
