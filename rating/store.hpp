@@ -1,0 +1,143 @@
+#pragma once
+// The results store: one SQLite file (WAL journal) holding bots, every match record, and rating
+// snapshots. A match is written in one transaction, so an interrupted run never leaves half a
+// match; a unique schedule key makes a resumed tournament unable to store a match twice.
+//
+// The schema is versioned (PRAGMA user_version, plus PRAGMA application_id to recognise our
+// files) and migrated on open. A corrupt or foreign file is a UserError and is never written to.
+// Other components keep their own tables in the same file with their own schema versions
+// (ensure_component_schema) and reach SQL through db().
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/core/match_record.hpp"
+#include "rating/result_set.hpp"
+#include "rating/sqlite_db.hpp"
+
+namespace arb::rating {
+
+enum class OpenMode {
+    read_only,        // must exist and be an arbiter store at the current schema; never written
+    read_write,       // must exist; migrated to the current schema if older
+    create_or_open,   // created (with its directory) if missing, else as read_write
+};
+
+// Which matches a query covers. Unset fields match everything.
+struct MatchFilter {
+    std::optional<std::string> game;
+    std::optional<std::string> since;       // started_at >= since (ISO 8601 UTC text compare)
+    std::optional<std::string> until;       // started_at <  until
+    std::optional<std::string> tournament;
+    std::optional<std::int64_t> after_id;   // id > after_id (incremental readers)
+};
+
+struct StoredMatch {
+    std::int64_t id = 0;
+    std::optional<std::string> tournament;
+    std::optional<std::string> schedule_key;
+    MatchRecord record;
+};
+
+struct BotRow {
+    std::int64_t id = 0;
+    std::string name;
+    std::string command;
+    std::string version;
+};
+
+// One row of a rating snapshot (displayed units, as printed).
+struct SnapshotRow {
+    std::string bot;
+    int rank = 0;
+    double elo = 0;
+    double plus = 0;
+    double minus = 0;
+    std::int64_t games = 0;
+    double score = 0;   // 0..1
+    double draws = 0;   // 0..1
+};
+
+struct Snapshot {
+    std::int64_t id = 0;
+    std::string label;          // e.g. "ladder nightly 2026-11-22" or a tournament id
+    std::string created_at;     // ISO 8601 UTC
+    std::string game;           // "" when over several games
+    std::string params_json = "{}";  // options of the fit (advantage, drawelo, prior, ...)
+    std::vector<SnapshotRow> rows;
+};
+
+// What insert_match stores besides the record.
+struct InsertOptions {
+    std::optional<std::string> tournament;
+    std::optional<std::string> schedule_key;
+    std::map<std::string, std::string> bot_versions;  // bot name -> version label
+};
+
+class Store {
+public:
+    static constexpr int kSchemaVersion = 1;
+    static constexpr std::int32_t kApplicationId = 0x41524254;  // "ARBT"
+
+    // Opens or creates the store. UserError for: missing file (read modes), not a SQLite file,
+    // a SQLite file of another application, a newer schema than this build knows.
+    static Store open(const std::string& path, OpenMode mode);
+
+    Store(Store&&) noexcept = default;
+    Store& operator=(Store&&) noexcept = default;
+
+    // Stores one match in one transaction and returns its id. If schedule_key is already
+    // stored, nothing is written and the existing id is returned.
+    std::int64_t insert_match(const MatchRecord& record, const InsertOptions& options = {});
+    std::int64_t insert_match(const MatchRecord& record, std::optional<std::string> tournament,
+                              std::optional<std::string> schedule_key);
+    // Many matches in one transaction (much faster); ids in input order.
+    std::vector<std::int64_t> insert_matches(const std::vector<MatchRecord>& records,
+                                             const InsertOptions& options = {});
+
+    bool has_schedule_key(const std::string& schedule_key) const;
+    std::optional<std::int64_t> match_id_for_schedule_key(const std::string& schedule_key) const;
+
+    std::vector<StoredMatch> matches(const MatchFilter& filter = {}) const;
+    std::optional<StoredMatch> match(std::int64_t id) const;
+    std::int64_t match_count(const MatchFilter& filter = {}) const;
+    std::vector<std::string> games() const;  // distinct game names stored
+
+    // The pairwise results (MatchRecord::pairs, seat a = white) of the filtered matches, by
+    // bot name, in match id order. This is what `arbiter rate --db` feeds the model.
+    ResultSet pair_games(const MatchFilter& filter = {}) const;
+
+    // Bots: (name, command, version) is unique; returns the id, inserting when new.
+    std::int64_t ensure_bot(const std::string& name, const std::string& command,
+                            const std::string& version = "");
+    std::vector<BotRow> bots() const;
+
+    // Rating snapshots.
+    std::int64_t save_snapshot(const Snapshot& snapshot);  // created_at filled if empty
+    std::vector<Snapshot> snapshots(const std::optional<std::string>& label = std::nullopt) const;
+    std::optional<Snapshot> latest_snapshot(const std::string& label) const;
+
+    // Lets another component keep its own tables here. migrations[k] brings the component's
+    // schema from version k to k+1; those not yet applied run in one transaction, in order.
+    // Returns the component's version after the call (= migrations.size()).
+    int ensure_component_schema(const std::string& component, const std::vector<std::string>& migrations);
+    int component_schema_version(const std::string& component) const;  // 0 if unknown
+
+    // Direct SQL for components with their own tables.
+    void exec(const std::string& sql) { db_.exec(sql); }
+    Statement prepare(const std::string& sql) const { return const_cast<Database&>(db_).prepare(sql); }
+    void transaction(const std::function<void()>& fn) { db_.transaction(fn); }
+    Database& db() { return db_; }
+
+    const std::string& path() const { return db_.path(); }
+    bool read_only() const { return db_.read_only(); }
+
+private:
+    explicit Store(Database db);
+
+    Database db_;
+};
+
+}  // namespace arb::rating
