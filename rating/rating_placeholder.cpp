@@ -1,2 +1,0 @@
-// Placeholder translation unit until the rating stage lands.
-namespace arb::rating {}

@@ -1,0 +1,377 @@
+#include "rules/planowanie/planowanie_referee.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace arb::planowanie {
+namespace {
+
+bool is_blank(std::string_view line) { return line.find_first_not_of(' ') == std::string_view::npos; }
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(' ');
+    if (first == std::string_view::npos) return {};
+    const auto last = text.find_last_not_of(' ');
+    return text.substr(first, last - first + 1);
+}
+
+std::string without_newline(std::string_view command) {
+    while (!command.empty() && command.back() == '\n') command.remove_suffix(1);
+    return std::string(command);
+}
+
+// Keeps a reply readable in one line of the record.
+std::string shorten(std::string_view text) {
+    constexpr std::size_t kMax = 60;
+    return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
+}
+
+struct Fault {
+    SeatStatus status = SeatStatus::ok;
+    std::string detail;
+};
+
+class Referee {
+public:
+    Referee(const RefereeSettings& settings, Table& table)
+        : settings_(settings),
+          table_(table),
+          state_(settings.config),
+          n_(settings.config.players),
+          faults_(static_cast<std::size_t>(n_)),
+          warnings_(static_cast<std::size_t>(n_), 0) {}
+
+    RefereeResult run() {
+        if (play_all()) table_.note("game over");
+        end_bots();
+        return result();
+    }
+
+private:
+    // --- the seed's command sequence ----------------------------------------------------------
+
+    bool play_all() {
+        const Config& config = settings_.config;
+        if (!broadcast_same("set_deck " + config.set_deck_args() + "\n")) return false;
+        std::vector<std::string> players;
+        for (int s = 0; s < n_; ++s) players.push_back(fmt::format("set_players {} {}\n", n_, s));
+        if (!broadcast(players)) return false;
+        if (!broadcast_same("set_game " + config.set_game_args() + "\n")) return false;
+        while (state_.phase() != Phase::over) {
+            if (!play_deal()) return false;
+        }
+        return true;
+    }
+
+    bool play_deal() {
+        const int deal = state_.deal_index();
+        const auto hands = deal_hands(settings_.config, deal, settings_.deal_seed);
+        if (auto v = state_.apply_deal(hands)) throw std::logic_error("planowanie: own deal rejected: " + v->what);
+        table_.note(fmt::format("deal {}: {} cards, player {} starts", deal + 1, state_.cards_this_deal(),
+                                state_.leader()));
+
+        std::vector<std::string> set_cards;
+        for (int s = 0; s < n_; ++s) {
+            std::string text = fmt::format("set_cards {}", hands[static_cast<std::size_t>(s)].size());
+            for (const Card& c : hands[static_cast<std::size_t>(s)]) text += " " + settings_.config.deck.text(c);
+            set_cards.push_back(text + "\n");
+        }
+        if (!broadcast(set_cards)) return false;
+        if (!declarations()) return false;
+        while (state_.phase() == Phase::play) {
+            if (!one_card()) return false;
+        }
+        return true;
+    }
+
+    bool declarations() {
+        std::vector<std::string> times;
+        for (int s = 0; s < n_; ++s) times.push_back(time_left_command(s));
+        if (!broadcast(times)) return false;
+
+        std::vector<Request> requests;
+        for (int s = 0; s < n_; ++s) requests.push_back(Request{s, "gen_declare\n", gtp_framer()});
+        const std::vector<Reply> replies = table_.ask_all(requests);
+        std::vector<int> declared(static_cast<std::size_t>(n_), 0);
+        for (int s = 0; s < n_; ++s) {
+            const auto reply = decision_reply(s, replies[static_cast<std::size_t>(s)], "gen_declare");
+            if (!reply) continue;
+            const auto number = parse_declaration(reply->payload);
+            if (!number) {
+                fault(s, SeatStatus::illegal,
+                      fmt::format("malformed declaration '{}' in {}", shorten(reply->payload), where()));
+                continue;
+            }
+            if (auto v = state_.apply_declaration(s, *number)) {
+                fault(s, SeatStatus::illegal, fmt::format("illegal declaration {} in {}: {}", *number, where(), v->what));
+                continue;
+            }
+            declared[static_cast<std::size_t>(s)] = *number;
+        }
+        if (any_fault()) return false;
+        for (int s = 0; s < n_; ++s) {
+            if (!broadcast_same(fmt::format("declare {} {}\n", s, declared[static_cast<std::size_t>(s)]))) return false;
+        }
+        return true;
+    }
+
+    bool one_card() {
+        const int seat = state_.to_move();
+        if (!ask_ack(seat, time_left_command(seat))) return false;
+        const Reply raw = table_.ask(seat, "gen_move\n", gtp_framer());
+        const auto reply = decision_reply(seat, raw, "gen_move");
+        if (!reply) return false;
+        const auto card = settings_.config.deck.parse(reply->payload);
+        if (!card) {
+            fault(seat, SeatStatus::illegal, fmt::format("malformed card '{}' in {}", shorten(reply->payload), where()));
+            return false;
+        }
+        const std::string where_played = where();
+        if (auto v = state_.apply_card(seat, *card)) {
+            fault(seat, SeatStatus::illegal, fmt::format("illegal card '{}' in {}: {}", reply->payload, where_played, v->what));
+            return false;
+        }
+        return broadcast_same(fmt::format("play {} {}\n", seat, settings_.config.deck.text(*card)));
+    }
+
+    std::string time_left_command(int seat) const {
+        return fmt::format("time_left {}\n", table_.time_left(seat).count());
+    }
+
+    // --- replies ------------------------------------------------------------------------------
+
+    // Sends a (possibly different) command to every seat at once; every reply must be an
+    // acknowledgement. false when a seat failed.
+    bool broadcast(const std::vector<std::string>& texts) {
+        std::vector<Request> requests;
+        for (int s = 0; s < n_; ++s) requests.push_back(Request{s, texts[static_cast<std::size_t>(s)], gtp_framer()});
+        const std::vector<Reply> replies = table_.ask_all(requests);
+        for (int s = 0; s < n_; ++s) {
+            check_ack(s, replies[static_cast<std::size_t>(s)], texts[static_cast<std::size_t>(s)]);
+        }
+        return !any_fault();
+    }
+
+    bool broadcast_same(const std::string& text) { return broadcast(std::vector<std::string>(static_cast<std::size_t>(n_), text)); }
+
+    bool ask_ack(int seat, const std::string& text) {
+        check_ack(seat, table_.ask(seat, text, gtp_framer()), text);
+        return !any_fault();
+    }
+
+    // An informational command: any '=' or '?' reply will do; '?' is only noted (the seed lets
+    // bots answer '?' to commands they do not handle, e.g. time_left).
+    void check_ack(int seat, const Reply& raw, const std::string& command) {
+        const auto reply = framed_reply(seat, raw, command);
+        if (!reply) return;
+        if (reply->kind == GtpReply::Kind::failure) warn(seat, fmt::format("answered '? {}' to '{}'", shorten(reply->payload), without_newline(command)));
+    }
+
+    // A decision (gen_declare / gen_move): '?' is a fault.
+    std::optional<GtpReply> decision_reply(int seat, const Reply& raw, const std::string& command) {
+        auto reply = framed_reply(seat, raw, command);
+        if (!reply) return std::nullopt;
+        if (reply->kind == GtpReply::Kind::failure) {
+            fault(seat, SeatStatus::illegal,
+                  fmt::format("answered '? {}' to {} in {}", shorten(reply->payload), command, where()));
+            return std::nullopt;
+        }
+        return reply;
+    }
+
+    // Channel failures and framing: nullopt when the seat failed (recorded as a fault).
+    std::optional<GtpReply> framed_reply(int seat, const Reply& raw, const std::string& command) {
+        if (!raw.ok()) {
+            SeatStatus status = table_.status(seat);
+            if (status == SeatStatus::ok) status = SeatStatus::crashed;  // the table should have retired it
+            std::string detail = fmt::format("{} waiting for the reply to '{}' in {}", to_string(raw.status),
+                                             without_newline(command), where());
+            if (!raw.partial.empty()) detail += fmt::format(" (incomplete: '{}')", shorten(normalize_line(raw.partial)));
+            fault(seat, status, std::move(detail));
+            return std::nullopt;
+        }
+        GtpReply reply = parse_gtp_reply(raw.lines);
+        if (reply.kind == GtpReply::Kind::missing) {
+            retire_illegal(seat, fmt::format("no '=' or '?' line in the reply to '{}' in {} ({} lines)",
+                                             without_newline(command), where(), raw.lines.size()));
+            return std::nullopt;
+        }
+        if (reply.extra_lines >= kMaxReplyLines) {
+            retire_illegal(seat, fmt::format("reply to '{}' in {} has no empty line after {} lines",
+                                             without_newline(command), where(), reply.extra_lines + 1));
+            return std::nullopt;
+        }
+        if (reply.junk_lines > 0) warn(seat, fmt::format("{} stray lines before the reply to '{}'", reply.junk_lines, without_newline(command)));
+        if (reply.extra_lines > 0) warn(seat, fmt::format("{} extra lines in the reply to '{}'", reply.extra_lines, without_newline(command)));
+        if (reply.glued) warn(seat, fmt::format("no space after the marker in the reply to '{}'", without_newline(command)));
+        return reply;
+    }
+
+    // --- faults and the result ----------------------------------------------------------------
+
+    std::string where() const {
+        if (state_.phase() == Phase::deal && state_.deal_index() == 0 && state_.results().empty()) return "setup";
+        std::string out = fmt::format("deal {}", state_.deal_index() + 1);
+        if (state_.phase() == Phase::play) out += fmt::format(", trick {}", state_.tricks_played() + 1);
+        return out;
+    }
+
+    void fault(int seat, SeatStatus status, std::string detail) {
+        auto& f = faults_.at(static_cast<std::size_t>(seat));
+        if (f) return;
+        if (status == SeatStatus::illegal) table_.retire(seat, SeatStatus::illegal, detail);
+        f = Fault{status, std::move(detail)};
+    }
+    void retire_illegal(int seat, std::string detail) { fault(seat, SeatStatus::illegal, std::move(detail)); }
+
+    void warn(int seat, std::string text) {
+        ++warnings_.at(static_cast<std::size_t>(seat));
+        table_.note(fmt::format("seat {} protocol warning: {}", seat, text));
+    }
+
+    bool any_fault() const {
+        return std::any_of(faults_.begin(), faults_.end(), [](const auto& f) { return f.has_value(); });
+    }
+
+    // The seed's tester sends `quit`; the tournament judge kills the programs (the table's close()
+    // does that in both cases, after a grace for those that were told to quit).
+    void end_bots() {
+        if (!settings_.send_quit) return;
+        for (int s = 0; s < n_; ++s) {
+            if (table_.alive(s)) table_.send(s, "quit\n");
+        }
+    }
+
+    RefereeResult result() const {
+        RefereeResult out;
+        out.turns = static_cast<int>(state_.results().size());
+        std::vector<int> faulty;
+        for (int s = 0; s < n_; ++s) {
+            ParticipantResult p;
+            p.seat = s;
+            p.score = state_.score(s);
+            const auto& f = faults_.at(static_cast<std::size_t>(s));
+            if (f) {
+                p.status = f->status;
+                p.detail = f->detail;
+                faulty.push_back(s);
+            } else if (warnings_.at(static_cast<std::size_t>(s)) > 0) {
+                p.detail = fmt::format("{} protocol warnings (see the transcript)", warnings_.at(static_cast<std::size_t>(s)));
+            }
+            out.participants.push_back(std::move(p));
+        }
+        if (faulty.empty()) {
+            assign_ranks_by_score(out.participants);
+            out.pairs = derive_pairs_fault_loses(out.participants, std::nullopt);
+            out.end_reason = "completed";
+            return out;
+        }
+        // A fault ends the match: the faulty seats lose to every other seat, which all win
+        // (seed, "taki gracz przegrywa, a pozostali gracze zostają zwycięzcami").
+        const int first_faulty_rank = n_ - static_cast<int>(faulty.size()) + 1;
+        for (auto& p : out.participants) p.rank = p.status == SeatStatus::ok ? 1 : first_faulty_rank;
+        if (faulty.size() == 1) {
+            out.pairs = derive_pairs_fault_loses(out.participants, faulty.front());
+        } else {
+            // Several seats failed on the same command: each loses to every seat that did not.
+            for (int a = 0; a < n_; ++a) {
+                for (int b = a + 1; b < n_; ++b) {
+                    const bool fa = out.participants[a].status != SeatStatus::ok;
+                    const bool fb = out.participants[b].status != SeatStatus::ok;
+                    if (fa != fb) out.pairs.push_back(PairResult{a, b, fa ? 0.0 : 1.0});
+                }
+            }
+        }
+        std::string reason;
+        for (int s : faulty) {
+            reason += fmt::format("{}seat {} {}", reason.empty() ? "" : ", ", s, to_string(out.participants[s].status));
+        }
+        out.end_reason = reason;
+        return out;
+    }
+
+    const RefereeSettings& settings_;
+    Table& table_;
+    State state_;
+    int n_;
+    std::vector<std::optional<Fault>> faults_;
+    std::vector<int> warnings_;
+};
+
+}  // namespace
+
+std::string normalize_line(std::string_view line) {
+    std::string out;
+    out.reserve(line.size());
+    for (char c : line) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '\t') out.push_back(' ');
+        else if (u >= 32 && u != 127) out.push_back(c);
+    }
+    return out;
+}
+
+ReplyFramer gtp_framer() {
+    // Shared so the std::function stays copyable; one framer serves one request.
+    struct Progress {
+        bool started = false;
+        int junk = 0;
+        int extra = 0;
+    };
+    auto progress = std::make_shared<Progress>();
+    return [progress](std::string_view raw) {
+        const std::string line = normalize_line(raw);
+        if (!progress->started) {
+            if (is_blank(line)) return Frame::skip;  // stray blank lines before a reply
+            if (line.front() == '=' || line.front() == '?') {
+                progress->started = true;
+                return Frame::keep;
+            }
+            // Debug output on stdout: kept so the parser can count it, never taken as the answer.
+            return ++progress->junk > kMaxJunkLines ? Frame::end_keep : Frame::keep;
+        }
+        if (is_blank(line)) return Frame::end_skip;
+        return ++progress->extra >= kMaxReplyLines ? Frame::end_keep : Frame::keep;
+    };
+}
+
+GtpReply parse_gtp_reply(const std::vector<std::string>& lines) {
+    GtpReply reply;
+    bool started = false;
+    for (const std::string& raw : lines) {
+        const std::string line = normalize_line(raw);
+        if (started) {
+            ++reply.extra_lines;
+            continue;
+        }
+        if (is_blank(line)) continue;
+        if (line.front() != '=' && line.front() != '?') {
+            ++reply.junk_lines;
+            continue;
+        }
+        started = true;
+        reply.kind = line.front() == '=' ? GtpReply::Kind::success : GtpReply::Kind::failure;
+        const std::string_view rest = std::string_view(line).substr(1);
+        reply.glued = !rest.empty() && rest.front() != ' ';
+        reply.payload = std::string(trim(rest));
+    }
+    return reply;
+}
+
+std::optional<int> parse_declaration(std::string_view payload) {
+    if (payload.empty() || payload.size() > 9) return std::nullopt;
+    int value = 0;
+    const auto [end, ec] = std::from_chars(payload.data(), payload.data() + payload.size(), value);
+    if (ec != std::errc() || end != payload.data() + payload.size()) return std::nullopt;
+    return value;
+}
+
+RefereeResult run_referee(const RefereeSettings& settings, Table& table) {
+    return Referee(settings, table).run();
+}
+
+}  // namespace arb::planowanie
