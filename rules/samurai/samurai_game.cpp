@@ -1,17 +1,26 @@
 #include "rules/samurai/samurai_game.hpp"
 
-#include "arbiter/core/user_error.hpp"
+#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_referee.hpp"
 
 namespace arb::samurai {
 
-// Placeholder until the referee lands: the game is listed but refuses to play.
 GameDescriptor describe_game() {
     GameDescriptor game;
     game.name = "samurai";
-    game.summary = "(not implemented yet)";
-    game.plan = [](const MatchRequest&) -> std::vector<SeatPlan> {
-        throw UserError("game 'samurai' is not implemented yet");
+    game.summary = "SamurAI Dig Here (2019-20): a match is two games on one field, positions swapped; "
+                   "gold summed";
+    game.min_bots = 2;
+    game.max_bots = 2;
+    game.replay_flag = "log";
+    game.options = {
+        {"field", OptionKind::path, "", "The .dighere field (official format) both games are played on", true},
+        {"think-time", OptionKind::integer, "",
+         "Think time per agent process in ms (default: the field's thinkTime)", false},
     };
+    game.plan = plan_match;
+    game.referee = referee_match;
+    game.verify = [](const std::filesystem::path& path) { return verify_game_log(read_game_log(path)); };
     return game;
 }
 

@@ -1,0 +1,157 @@
+#include "rules/samurai/samurai_referee.hpp"
+
+#include <charconv>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb::samurai {
+namespace {
+
+const char* role_name(int agent) { return is_samurai(agent) ? "samurai" : "dog"; }
+
+// One integer, optionally signed, with blanks around it. Anything else is no plan at all.
+std::optional<std::int64_t> parse_plan(std::string_view line) {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+    if (!line.empty() && line.front() == '+') line.remove_prefix(1);
+    std::int64_t value = 0;
+    const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), value);
+    if (error != std::errc() || end != line.data() + line.size() || line.empty()) return std::nullopt;
+    return value;
+}
+
+std::int64_t time_left_ms(const Table& table, int seat) {
+    return table.alive(seat) ? static_cast<std::int64_t>(table.time_left(seat).count()) : 0;
+}
+
+}  // namespace
+
+std::filesystem::path game_log_path(const std::filesystem::path& log_path, int game) {
+    if (game == 0) return log_path;
+    std::filesystem::path p = log_path;
+    p.replace_filename(log_path.stem().string() + "-game" + std::to_string(game + 1) + log_path.extension().string());
+    return p;
+}
+
+GameOutcome play_game(const Field& field, Table& table, int first_seat) {
+    GameOutcome outcome;
+    outcome.log.field = field;
+    GameState state = initial_state(field);
+
+    while (!game_over(field, state)) {
+        std::vector<Request> requests;
+        std::vector<int> asked;  // agent of each request
+        for (int a = 0; a < kAgents; ++a) {
+            const int seat = first_seat + a;
+            if (!table.alive(seat)) continue;  // out of time or gone: plan -1, sent nothing (samurai.md 2.7)
+            requests.push_back({seat, state_message(field, state, a, time_left_ms(table, seat)), one_line_framer()});
+            asked.push_back(a);
+        }
+        std::array<std::int64_t, kAgents> plans{kStay, kStay, kStay, kStay};
+        const std::vector<Reply> replies = table.ask_all(requests);
+        for (std::size_t i = 0; i < replies.size(); ++i) {
+            const int a = asked[i];
+            const Reply& reply = replies[i];
+            AgentFault& fault = outcome.faults[a];
+            if (!reply.ok()) {
+                // The table has retired the seat; the agent stays for the rest of the game.
+                if (fault.status == SeatStatus::ok) {
+                    fault.status = reply.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed;
+                    fault.step = state.step;
+                }
+                continue;
+            }
+            if (const auto plan = parse_plan(reply.first_line())) {
+                plans[a] = *plan;
+            } else {
+                ++fault.unparsable_replies;
+            }
+        }
+        const StepRecord record = play_step(field, state, plans);
+        std::array<std::int64_t, kAgents> left{};
+        for (int a = 0; a < kAgents; ++a) left[a] = time_left_ms(table, first_seat + a);
+        outcome.log.plays.push_back(to_logged_play(record, left));
+    }
+    outcome.scores = state.scores;
+    outcome.all_gold_dug = state.scores[0] + state.scores[1] == total_gold(field);
+    return outcome;
+}
+
+Field load_match_field(const MatchRequest& request) {
+    if (!request.options.has("field")) throw UserError("game 'samurai' needs --field FILE (a .dighere field)");
+    Field field = read_game_log(request.options.path("field")).field;
+    if (request.options.has("think-time")) {
+        const std::int64_t ms = request.options.integer("think-time");
+        if (ms < 0) throw UserError("--think-time must not be negative");
+        field.think_time_ms = ms;
+    }
+    return field;
+}
+
+std::vector<SeatPlan> plan_match(const MatchRequest& request) {
+    const Field field = load_match_field(request);
+    std::vector<SeatPlan> seats;
+    for (int g = 0; g < kGamesPerMatch; ++g) {
+        for (int a = 0; a < kAgents; ++a) {
+            SeatPlan seat;
+            seat.bot = bot_of_agent(g, a);
+            seat.label = fmt::format("g{}-agent{}-{}", g + 1, a, role_name(a));
+            seat.time.total_budget = Millis(field.think_time_ms);
+            seats.push_back(std::move(seat));
+        }
+    }
+    return seats;
+}
+
+RefereeResult referee_match(const MatchRequest& request, Table& table) {
+    const Field field = load_match_field(request);
+    if (table.size() != kSeatsPerMatch) {
+        throw std::logic_error(fmt::format("samurai referee needs {} seats, the table has {}", kSeatsPerMatch,
+                                           table.size()));
+    }
+    RefereeResult result;
+    result.participants.resize(2);
+    std::array<std::vector<std::string>, 2> notes;
+    std::array<int, 2> unparsable{0, 0};
+    std::string end_reason;
+
+    for (int g = 0; g < kGamesPerMatch; ++g) {
+        table.note(fmt::format("game {} starts: bot 0 is team {}", g + 1, g == 0 ? 0 : 1));
+        const GameOutcome game = play_game(field, table, g * kAgents);
+        for (int a = 0; a < kAgents; ++a) {
+            const int bot = bot_of_agent(g, a);
+            const AgentFault& fault = game.faults[a];
+            unparsable[bot] += fault.unparsable_replies;
+            if (fault.status == SeatStatus::ok) continue;
+            auto& p = result.participants[bot];
+            if (p.status == SeatStatus::ok) p.status = fault.status;
+            notes[bot].push_back(fmt::format("game {} {}: {} at step {}", g + 1, role_name(a), to_string(fault.status),
+                                             fault.step));
+        }
+        for (int team = 0; team < 2; ++team) {
+            result.participants[g == 0 ? team : 1 - team].score += game.scores[team];
+        }
+        result.turns += static_cast<int>(game.log.plays.size());
+        end_reason += fmt::format("{}game {}: {} after {} steps ({}:{})", g ? "; " : "", g + 1,
+                                  game.all_gold_dug ? "all gold dug" : "step limit", game.log.plays.size(),
+                                  game.scores[0], game.scores[1]);
+        if (!request.replay_path.empty()) write_game_log(game_log_path(request.replay_path, g), game.log);
+        // The game's processes are done; stop them now rather than at match end.
+        for (int a = 0; a < kAgents; ++a) table.retire(g * kAgents + a, SeatStatus::killed, "game over");
+    }
+    for (int bot = 0; bot < 2; ++bot) {
+        if (unparsable[bot] > 0) notes[bot].push_back(fmt::format("{} unparsable replies (played as -1)", unparsable[bot]));
+        std::string detail;
+        for (const auto& n : notes[bot]) detail += (detail.empty() ? "" : "; ") + n;
+        result.participants[bot].detail = detail;
+    }
+    assign_ranks_by_score(result.participants);
+    result.pairs = derive_pairs_by_rank(result.participants);
+    result.end_reason = end_reason;
+    return result;
+}
+
+}  // namespace arb::samurai
