@@ -1,0 +1,29 @@
+#pragma once
+// Turning stored match records into what planners and tables need: pairwise games by bot name
+// in a canonical order (so a resumed run fits exactly what an uninterrupted one fitted), and
+// the BayesElo rating model the variance pairing works on.
+#include <vector>
+
+#include "arbiter/core/match_record.hpp"
+#include "arbiter/tournament/formats.hpp"
+#include "rating/bayeselo.hpp"
+
+namespace arb::tournament {
+
+struct PlayedMatch {
+    ScheduledMatch scheduled;
+    MatchRecord record;
+};
+
+// Sorts by (round, group, seating) and adds every record's pairs; participants are registered
+// first, in order, so history indices equal participant indices.
+History build_history(const std::vector<std::string>& participants, std::vector<const PlayedMatch*> played);
+
+// The fit options tournaments use: BayesElo defaults, no first-move advantage (seats are
+// symmetric after rotation, planowanie.md 5.1).
+rating::EloOptions tournament_elo_options();
+
+// BayesElo fit with covariance (model units) over the history's participants.
+RatingModel fit_rating_model(const History& history);
+
+}  // namespace arb::tournament

@@ -1,0 +1,423 @@
+#include "arbiter/tournament/tournament_config.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb::tournament {
+namespace {
+
+using nlohmann::json;
+
+// An input iterator over the config text that counts the newlines the JSON lexer consumed, so
+// the SAX handler knows the line of the token it is told about.
+class LineCountingIterator {
+public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+
+    LineCountingIterator(const char* at, int* line) : at_(at), line_(line) {}
+    reference operator*() const { return *at_; }
+    LineCountingIterator& operator++() {
+        if (*at_ == '\n') ++*line_;
+        ++at_;
+        return *this;
+    }
+    LineCountingIterator operator++(int) {
+        auto copy = *this;
+        ++*this;
+        return copy;
+    }
+    friend bool operator==(const LineCountingIterator& a, const LineCountingIterator& b) { return a.at_ == b.at_; }
+    friend bool operator!=(const LineCountingIterator& a, const LineCountingIterator& b) { return a.at_ != b.at_; }
+
+private:
+    const char* at_;
+    int* line_;
+};
+
+// Builds the DOM and remembers the line of every key and array element (by JSON pointer).
+class LocatingSax : public nlohmann::json_sax<json> {
+public:
+    explicit LocatingSax(const int* line) : line_(line) {}
+
+    json root;
+    std::map<std::string, int> lines;  // "/bots/2" -> line
+    std::string error;
+
+    bool null() override { return put(json(nullptr)); }
+    bool boolean(bool v) override { return put(json(v)); }
+    bool number_integer(number_integer_t v) override { return put(json(v)); }
+    bool number_unsigned(number_unsigned_t v) override { return put(json(v)); }
+    bool number_float(number_float_t v, const string_t&) override { return put(json(v)); }
+    bool string(string_t& v) override { return put(json(v)); }
+    bool binary(binary_t&) override { return put(json(nullptr)); }
+    bool start_object(std::size_t) override { return open(json::object()); }
+    bool end_object() override { return close(); }
+    bool start_array(std::size_t) override { return open(json::array()); }
+    bool end_array() override { return close(); }
+    bool key(string_t& k) override {
+        pending_key_ = k;
+        lines[path_ + "/" + k] = *line_;
+        return true;
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+        error = ex.what();
+        return false;
+    }
+
+private:
+    struct Frame {
+        json* node;
+        std::string path;
+    };
+
+    // Where the next value goes, and its pointer path.
+    json* slot(std::string& path) {
+        if (stack_.empty()) {
+            path = "";
+            return &root;
+        }
+        Frame& top = stack_.back();
+        if (top.node->is_object()) {
+            path = top.path + "/" + pending_key_;
+            return &(*top.node)[pending_key_];
+        }
+        path = top.path + "/" + std::to_string(top.node->size());
+        lines[path] = *line_;
+        top.node->push_back(nullptr);
+        return &top.node->back();
+    }
+    bool put(json value) {
+        std::string path;
+        *slot(path) = std::move(value);
+        return true;
+    }
+    bool open(json empty) {
+        std::string path;
+        json* node = slot(path);
+        *node = std::move(empty);
+        stack_.push_back({node, path});
+        path_ = path;
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        path_ = stack_.empty() ? "" : stack_.back().path;
+        return true;
+    }
+
+    const int* line_;
+    std::vector<Frame> stack_;
+    std::string path_;
+    std::string pending_key_;
+};
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+const std::vector<std::string>& known_keys() {
+    static const std::vector<std::string> keys = {
+        "name",    "game",        "format",     "seed",        "rounds",    "time_budget",
+        "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
+        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs"};
+    return keys;
+}
+
+// Reads the parsed document field by field, naming the file and line in every error.
+class ConfigReader {
+public:
+    ConfigReader(const json& root, const std::map<std::string, int>& lines, std::string file)
+        : root_(root), lines_(lines), file_(std::move(file)) {}
+
+    std::string where(const std::string& pointer) const {
+        auto it = lines_.find(pointer);
+        return it == lines_.end() ? file_ : fmt::format("{}:{}", file_, it->second);
+    }
+    [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
+        throw UserError(fmt::format("{}: {}", where(pointer), what));
+    }
+
+    TournamentConfig read() {
+        if (!root_.is_object()) throw UserError(file_ + ": a tournament config must be a JSON object");
+        for (const auto& [key, value] : root_.items()) {
+            if (std::find(known_keys().begin(), known_keys().end(), key) != known_keys().end()) continue;
+            std::string suggestion;
+            std::size_t best = 3;
+            for (const auto& k : known_keys()) {
+                const std::size_t d = edit_distance(key, k);
+                if (d < best) best = d, suggestion = k;
+            }
+            fail("/" + key, fmt::format("unknown key '{}'{}", key,
+                                        suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)"));
+        }
+        TournamentConfig c;
+        if (has("name")) c.name = text("name");
+        c.game = has("game") ? text("game") : "";
+        if (has("format")) {
+            const std::string f = text("format");
+            if (f == "groups") c.format = Format::groups;
+            else if (f == "round-robin") c.format = Format::round_robin;
+            else if (f == "gauntlet") c.format = Format::gauntlet;
+            else fail("/format", "'format' must be one of groups, round-robin, gauntlet; got '" + f + "'");
+        }
+        if (has("seed")) c.seed = unsigned_integer("seed");
+        if (has("rounds")) c.rounds = static_cast<int>(integer("rounds", 1));
+        if (has("time_budget")) c.time_budget_s = number("time_budget", 0.001);
+        if (has("players")) c.players = static_cast<int>(integer("players", 1));
+        if (has("random_rounds")) c.random_rounds = static_cast<int>(integer("random_rounds", 0));
+        if (has("vary_cyclic_order")) c.vary_cyclic_order = boolean("vary_cyclic_order");
+        if (has("seating")) {
+            const std::string s = text("seating");
+            if (s == "rotations") c.seating = Seating::rotations;
+            else if (s == "permutations") c.seating = Seating::permutations;
+            else fail("/seating", "'seating' must be rotations or permutations; got '" + s + "'");
+        }
+        if (has("all_seatings")) c.all_seatings = boolean("all_seatings");
+        if (has("bots")) c.bots = bots("bots");
+        if (has("house_bots")) c.house_bots = bots("house_bots");
+        if (has("challengers")) c.challengers = texts("challengers");
+        if (has("options")) {
+            const json& o = root_.at("options");
+            if (!o.is_object()) fail("/options", "'options' must be an object of game options");
+            for (const auto& [key, value] : o.items()) {
+                const std::string pointer = "/options/" + key;
+                if (value.is_string()) c.options[key] = value.get<std::string>();
+                else if (value.is_boolean()) c.options[key] = value.get<bool>() ? "true" : "false";
+                else if (value.is_number_integer()) c.options[key] = std::to_string(value.get<std::int64_t>());
+                else if (value.is_number()) c.options[key] = fmt::format("{}", value.get<double>());
+                else fail(pointer, "game option '" + key + "' must be a string, number or boolean");
+                option_locations[key] = where(pointer);
+            }
+        }
+        if (has("memory_mib")) c.memory_mib = integer("memory_mib", 0);
+        if (has("freeze_idle")) c.freeze_idle = boolean("freeze_idle");
+        if (has("out")) c.out_dir = text("out");
+        if (has("jobs")) c.jobs = static_cast<int>(integer("jobs", 0));
+        return c;
+    }
+
+    std::map<std::string, std::string> option_locations;
+
+private:
+    bool has(const std::string& key) const { return root_.contains(key); }
+    const json& at(const std::string& key) const { return root_.at(key); }
+
+    std::string text(const std::string& key) const {
+        if (!at(key).is_string()) fail("/" + key, "'" + key + "' must be a string");
+        return at(key).get<std::string>();
+    }
+    std::int64_t integer(const std::string& key, std::int64_t minimum) const {
+        if (!at(key).is_number_integer()) fail("/" + key, "'" + key + "' must be an integer");
+        const auto v = at(key).get<std::int64_t>();
+        if (v < minimum) fail("/" + key, fmt::format("'{}' must be at least {}", key, minimum));
+        return v;
+    }
+    std::uint64_t unsigned_integer(const std::string& key) const {
+        if (!at(key).is_number_unsigned()) fail("/" + key, "'" + key + "' must be a non-negative integer");
+        return at(key).get<std::uint64_t>();
+    }
+    double number(const std::string& key, double minimum) const {
+        if (!at(key).is_number()) fail("/" + key, "'" + key + "' must be a number (seconds)");
+        const double v = at(key).get<double>();
+        if (v < minimum) fail("/" + key, fmt::format("'{}' must be positive", key));
+        return v;
+    }
+    bool boolean(const std::string& key) const {
+        if (!at(key).is_boolean()) fail("/" + key, "'" + key + "' must be true or false");
+        return at(key).get<bool>();
+    }
+    std::vector<std::string> texts(const std::string& key) const {
+        if (!at(key).is_array()) fail("/" + key, "'" + key + "' must be a list of strings");
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < at(key).size(); ++i) {
+            const json& item = at(key)[i];
+            if (!item.is_string()) fail(fmt::format("/{}/{}", key, i), fmt::format("'{}' item {} must be a string", key, i + 1));
+            out.push_back(item.get<std::string>());
+        }
+        return out;
+    }
+    std::vector<BotSpec> bots(const std::string& key) const {
+        std::vector<BotSpec> out;
+        const auto specs = texts(key);
+        for (std::size_t i = 0; i < specs.size(); ++i) {
+            try {
+                out.push_back(parse_bot_spec(expand_variables(specs[i])));
+            } catch (const UserError& e) {
+                fail(fmt::format("/{}/{}", key, i), e.what());
+            }
+        }
+        return out;
+    }
+
+    const json& root_;
+    const std::map<std::string, int>& lines_;
+    std::string file_;
+};
+
+std::filesystem::path default_bots_dir() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return "bots";
+    return exe.parent_path().parent_path() / "bots";
+}
+
+}  // namespace
+
+const char* to_string(Format format) {
+    switch (format) {
+        case Format::groups: return "groups";
+        case Format::round_robin: return "round-robin";
+        case Format::gauntlet: return "gauntlet";
+    }
+    return "?";
+}
+
+const char* to_string(Seating seating) { return seating == Seating::rotations ? "rotations" : "permutations"; }
+
+std::string expand_variables(const std::string& text) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text.compare(i, 2, "${") == 0) {
+            const std::size_t end = text.find('}', i + 2);
+            if (end == std::string::npos) throw UserError("unterminated ${ in '" + text + "'");
+            const std::string name = text.substr(i + 2, end - i - 2);
+            if (const char* value = std::getenv(name.c_str())) out += value;
+            else if (name == "ARBITER_BOTS") out += default_bots_dir().string();
+            else throw UserError("'" + text + "' uses ${" + name + "}, which is not set in the environment");
+            i = end + 1;
+        } else {
+            out += text[i++];
+        }
+    }
+    return out;
+}
+
+std::string TournamentConfig::identity_json() const {
+    nlohmann::ordered_json j;
+    j["game"] = game;
+    j["format"] = to_string(format);
+    j["seed"] = seed;
+    j["rounds"] = rounds ? nlohmann::ordered_json(*rounds) : nlohmann::ordered_json(nullptr);
+    j["players"] = players;
+    if (format == Format::groups) {
+        j["random_rounds"] = random_rounds;
+        j["vary_cyclic_order"] = vary_cyclic_order;
+    }
+    j["seating"] = to_string(seating);
+    j["all_seatings"] = all_seatings;
+    auto specs = [](const std::vector<BotSpec>& bots) {
+        auto a = nlohmann::ordered_json::array();
+        for (const auto& b : bots) a.push_back(to_spec_string(b));
+        return a;
+    };
+    j["bots"] = specs(bots);
+    j["house_bots"] = specs(house_bots);
+    j["challengers"] = challengers;
+    j["options"] = options;
+    j["memory_mib"] = memory_mib;
+    j["freeze_idle"] = freeze_idle;
+    return j.dump();
+}
+
+TournamentConfig parse_tournament_config(const std::string& text, const std::string& file_label) {
+    int line = 1;
+    LocatingSax sax(&line);
+    const char* begin = text.data();
+    const bool ok = json::sax_parse(LineCountingIterator(begin, &line), LineCountingIterator(begin + text.size(), &line),
+                                    &sax, json::input_format_t::json, true, /*ignore_comments=*/true);
+    if (!ok) {
+        // nlohmann's message already carries "line L, column C".
+        std::string message = sax.error;
+        const auto at = message.find("] ");
+        if (at != std::string::npos) message = message.substr(at + 2);
+        throw UserError(file_label + ": not valid JSON: " + message);
+    }
+    ConfigReader reader(sax.root, sax.lines, file_label);
+    TournamentConfig config = reader.read();
+    config.option_locations = reader.option_locations;
+    return config;
+}
+
+TournamentConfig read_tournament_config(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw UserError("cannot read tournament config '" + file.string() + "'");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    TournamentConfig config = parse_tournament_config(buffer.str(), file.string());
+    if (config.name.empty()) config.name = file.stem().string();
+    return config;
+}
+
+void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
+    if (c.name.empty()) throw UserError("the tournament needs a name (config key 'name' or --name)");
+    if (c.name.find('/') != std::string::npos) throw UserError("tournament name '" + c.name + "' must not contain '/'");
+    if (c.players == 0) c.players = c.format == Format::groups ? 4 : game_min_bots;
+    if (c.players < game_min_bots || c.players > game_max_bots) {
+        throw UserError(fmt::format("game '{}' takes {} to {} bots per match; 'players' is {}", c.game, game_min_bots,
+                                    game_max_bots, c.players));
+    }
+    if (!c.rounds && !c.time_budget_s) throw UserError("give 'rounds' or 'time_budget' (seconds), or both");
+    std::vector<std::string> names;
+    for (const auto& b : c.bots) names.push_back(b.name);
+    for (const auto& b : c.house_bots) names.push_back(b.name);
+    for (std::size_t i = 0; i < names.size(); ++i)
+        for (std::size_t j = i + 1; j < names.size(); ++j)
+            if (names[i] == names[j]) throw UserError("two bots are named '" + names[i] + "'");
+    const int field = static_cast<int>(c.bots.size());
+    switch (c.format) {
+        case Format::groups: {
+            const int missing = (c.players - field % c.players) % c.players;
+            if (field == 0) throw UserError("the tournament has no bots");
+            if (missing > static_cast<int>(c.house_bots.size())) {
+                throw UserError(fmt::format("{} bots need {} house bot(s) to fill groups of {}; the config has {}", field,
+                                            missing, c.players, c.house_bots.size()));
+            }
+            break;
+        }
+        case Format::round_robin:
+            if (field + static_cast<int>(c.house_bots.size()) < c.players)
+                throw UserError(fmt::format("round-robin of {}-player matches needs at least {} bots", c.players, c.players));
+            break;
+        case Format::gauntlet: {
+            if (c.challengers.empty()) throw UserError("a gauntlet needs 'challengers' (bot names)");
+            for (const auto& ch : c.challengers)
+                if (std::find(names.begin(), names.end(), ch) == names.end())
+                    throw UserError("challenger '" + ch + "' is not one of the bots");
+            const int opponents = static_cast<int>(names.size() - c.challengers.size());
+            if (opponents < c.players - 1)
+                throw UserError(fmt::format("a gauntlet of {}-player matches needs at least {} opponents", c.players,
+                                            c.players - 1));
+            break;
+        }
+    }
+    if (c.seating == Seating::permutations && c.players > 6)
+        throw UserError("'seating': permutations of more than 6 players would be too many matches; use rotations");
+}
+
+}  // namespace arb::tournament

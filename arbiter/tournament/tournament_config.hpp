@@ -1,0 +1,83 @@
+#pragma once
+// A tournament as the user writes it: a JSON file (comments allowed) or the same fields from
+// the command line. Unknown keys and wrong types are UserErrors naming the key and the line.
+//
+//   {
+//     "name": "planowanie-itpw",          // tournament id in the database (default: file stem)
+//     "game": "planowanie",
+//     "format": "groups",                 // groups (seed 000) | round-robin | gauntlet
+//     "seed": 2009,
+//     "rounds": 100,                      // and/or "time_budget": seconds (whole rounds)
+//     "players": 4,                       // per match (groups: group size)
+//     "random_rounds": 10,                // groups: rounds grouped at random first
+//     "vary_cyclic_order": true,          // groups: reshuffle who sits after whom each round
+//     "seating": "rotations",             // rotations | permutations
+//     "all_seatings": true,               // every seed in every seat arrangement
+//     "bots": ["name=a cmd=\"...\"", ...],
+//     "house_bots": [...],                // fill groups up to a multiple of the group size
+//     "challengers": ["a"],               // gauntlet: these play everyone else
+//     "options": {"deals": 13},           // game options
+//     "memory_mib": 400, "freeze_idle": false,
+//     "out": "arbiter-out/itpw",          // transcripts and bot logs ("" = none)
+//     "jobs": 2
+//   }
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/core/bot_spec.hpp"
+
+namespace arb::tournament {
+
+enum class Format { groups, round_robin, gauntlet };
+enum class Seating { rotations, permutations };
+
+const char* to_string(Format format);
+const char* to_string(Seating seating);
+
+struct TournamentConfig {
+    std::string name;
+    std::string game;
+    Format format = Format::groups;
+    std::uint64_t seed = 1;
+    std::optional<int> rounds;
+    std::optional<double> time_budget_s;
+    int players = 0;                 // 0 = the format's default (groups: 4, else game minimum)
+    int random_rounds = 10;
+    bool vary_cyclic_order = true;
+    Seating seating = Seating::rotations;
+    bool all_seatings = true;
+    std::vector<BotSpec> bots;
+    std::vector<BotSpec> house_bots;
+    std::vector<std::string> challengers;
+    std::map<std::string, std::string> options;
+    std::int64_t memory_mib = 400;
+    bool freeze_idle = false;
+    std::string out_dir;
+    int jobs = 0;                    // 0 = number of cores; not part of the tournament's identity
+    std::map<std::string, std::string> option_locations;  // option key -> "FILE:LINE" for messages
+
+    // The fields that define the schedule and results, as canonical JSON. A resumed run must
+    // match the stored one exactly (jobs, time budget and out dir may change between runs).
+    std::string identity_json() const;
+};
+
+// Reads a config file. `base_name` fills `name` when the file has none (the file's stem).
+// Errors: "FILE:LINE: unknown key 'roundz' (did you mean 'rounds'?)",
+// "FILE:LINE: 'rounds' must be an integer".
+TournamentConfig read_tournament_config(const std::filesystem::path& file);
+// Same, from text (file_label is used in messages).
+TournamentConfig parse_tournament_config(const std::string& text, const std::string& file_label);
+
+// Replaces ${NAME} in a bot spec: environment variables, and ARBITER_BOTS, which defaults to
+// the "bots" folder beside the arbiter's bin folder (where the build puts the sample bots).
+std::string expand_variables(const std::string& text);
+
+// Checks the config against the game (player counts, option keys, challengers) and fills
+// defaults. Throws UserError naming the problem.
+void validate(TournamentConfig& config, int game_min_bots, int game_max_bots);
+
+}  // namespace arb::tournament

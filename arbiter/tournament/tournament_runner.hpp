@@ -1,0 +1,75 @@
+#pragma once
+// Plays a tournament: plans rounds, stores each round's schedule before any of its matches
+// starts, runs matches on N worker threads, stores every result in one transaction keyed by
+// its schedule key, and resumes exactly: a second run of the same config plays only the
+// scheduled matches without a result, then continues planning from stored results.
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/tournament/history.hpp"
+#include "arbiter/tournament/tournament_config.hpp"
+#include "arbiter/tournament/tournament_store.hpp"
+#include "rules/game.hpp"
+
+namespace arb::tournament {
+
+// Plays one match. Production: arb::run_match with the game's descriptor. Bot faults are
+// results; an exception means the match could not be played (it stays unplayed; UserError
+// stops the tournament).
+using MatchFunction = std::function<MatchRecord(const MatchRequest&)>;
+
+struct RunnerOptions {
+    int jobs = 1;
+    std::FILE* progress_out = stderr;   // nullptr = no progress display
+    bool progress_on_terminal = false;  // redraw one line instead of printing log lines
+    double progress_log_interval_s = 10.0;
+    // Tests: stop handing out matches after this many were played in this run (a "kill").
+    std::optional<int> stop_after_matches;
+};
+
+struct BotFaults {
+    int matches = 0;
+    int crashed = 0, timeout = 0, illegal = 0, killed = 0;
+    int faults() const { return crashed + timeout + illegal + killed; }
+};
+
+struct TournamentOutcome {
+    std::vector<std::string> participants;
+    std::vector<PlayedMatch> played;         // every stored result, canonical order
+    int scheduled = 0;                       // matches in the stored schedule
+    int played_this_run = 0;
+    int already_played = 0;                  // found in the store at start
+    int failed = 0;                          // could not be played (exception), still unplayed
+    bool complete = false;                   // every planned round played (and no more to plan)
+    std::map<std::string, BotFaults> faults; // by bot
+    double wall_s = 0;
+};
+
+class TournamentRunner {
+public:
+    // `config` must be validated; `game` supplies the option specs.
+    TournamentRunner(TournamentConfig config, const GameDescriptor& game, rating::Store& store, MatchFunction play,
+                     RatingFit fit, RunnerOptions options);
+    TournamentOutcome run();
+
+    // The request for one scheduled match (bots in seat order, seeds, limits, transcript).
+    MatchRequest request_for(const ScheduledMatch& match) const;
+
+private:
+    TournamentConfig config_;
+    const GameDescriptor& game_;
+    TournamentStore store_;
+    MatchFunction play_;
+    RatingFit fit_;
+    RunnerOptions options_;
+    std::map<std::string, BotSpec> specs_;
+    GameOptions game_options_;
+};
+
+// Per-bot fault counts over records.
+std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played);
+
+}  // namespace arb::tournament

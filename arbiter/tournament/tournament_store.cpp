@@ -1,0 +1,171 @@
+#include "arbiter/tournament/tournament_store.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb::tournament {
+namespace {
+
+const std::vector<std::string>& migrations() {
+    static const std::vector<std::string> m = {
+        // v1
+        "CREATE TABLE tournament ("
+        "  name TEXT PRIMARY KEY,"
+        "  game TEXT NOT NULL,"
+        "  identity_json TEXT NOT NULL,"
+        "  created_at TEXT NOT NULL,"
+        "  runner_pid INTEGER,"
+        "  runner_host TEXT,"
+        "  runner_since TEXT);"
+        "CREATE TABLE tournament_match ("
+        "  schedule_key TEXT PRIMARY KEY,"
+        "  tournament TEXT NOT NULL REFERENCES tournament(name),"
+        "  round INTEGER NOT NULL,"
+        "  grp INTEGER NOT NULL,"
+        "  seating INTEGER NOT NULL,"
+        "  seed INTEGER NOT NULL,"
+        "  deal_set INTEGER NOT NULL,"
+        "  bots_json TEXT NOT NULL,"
+        "  started_at TEXT,"
+        "  concurrent_matches INTEGER,"
+        "  jobs INTEGER,"
+        "  cores INTEGER,"
+        "  load_per_core REAL);"
+        "CREATE INDEX tournament_match_order ON tournament_match(tournament, round, grp, seating);",
+    };
+    return m;
+}
+
+std::string host_name() {
+    char buffer[256] = {};
+    if (gethostname(buffer, sizeof buffer - 1) != 0) return "";
+    return buffer;
+}
+
+bool process_alive(std::int64_t pid) {
+    if (pid <= 0) return false;
+    return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+// Seeds are unsigned 64-bit; SQLite integers are signed. Stored bit for bit.
+std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+std::uint64_t from_sql(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+
+}  // namespace
+
+TournamentStore::TournamentStore(rating::Store& store) : store_(store) {
+    store_.ensure_component_schema("tournament", migrations());
+}
+
+void TournamentStore::open_tournament(const std::string& name, const std::string& game,
+                                      const std::string& identity_json) {
+    store_.transaction([&] {
+        auto q = store_.prepare("SELECT identity_json FROM tournament WHERE name = ?1");
+        q.bind(1, name);
+        if (q.step()) {
+            if (q.column_text(0) != identity_json) {
+                throw UserError("tournament '" + name + "' in " + store_.path() +
+                                " was created with a different config; to resume it use the same config, "
+                                "to start a new one give it another name");
+            }
+            return;
+        }
+        auto insert = store_.prepare(
+            "INSERT INTO tournament(name, game, identity_json, created_at) VALUES (?1, ?2, ?3, ?4)");
+        insert.bind(1, name).bind(2, game).bind(3, identity_json).bind(4, utc_timestamp_now());
+        insert.run();
+    });
+}
+
+void TournamentStore::claim(const std::string& name) {
+    const std::string host = host_name();
+    store_.transaction([&] {
+        auto q = store_.prepare("SELECT runner_pid, runner_host, runner_since FROM tournament WHERE name = ?1");
+        q.bind(1, name);
+        if (!q.step()) throw std::logic_error("claim: tournament not opened");
+        const auto pid = q.column_optional_int64(0);
+        const auto their_host = q.column_optional_text(1).value_or("");
+        if (pid && *pid != getpid() && their_host == host && process_alive(*pid)) {
+            throw UserError("tournament '" + name + "' is being run by process " + std::to_string(*pid) +
+                            " (since " + q.column_optional_text(2).value_or("?") + "); wait for it or stop it");
+        }
+        auto u = store_.prepare("UPDATE tournament SET runner_pid = ?1, runner_host = ?2, runner_since = ?3 WHERE name = ?4");
+        u.bind(1, static_cast<std::int64_t>(getpid())).bind(2, host).bind(3, utc_timestamp_now()).bind(4, name);
+        u.run();
+    });
+}
+
+void TournamentStore::release(const std::string& name) {
+    auto u = store_.prepare("UPDATE tournament SET runner_pid = NULL WHERE name = ?1 AND runner_pid = ?2");
+    u.bind(1, name).bind(2, static_cast<std::int64_t>(getpid()));
+    u.run();
+}
+
+std::map<int, Round> TournamentStore::stored_rounds(const std::string& name) const {
+    std::map<int, Round> rounds;
+    auto q = store_.prepare(
+        "SELECT schedule_key, round, grp, seating, seed, deal_set, bots_json FROM tournament_match "
+        "WHERE tournament = ?1 ORDER BY round, grp, seating");
+    q.bind(1, name);
+    while (q.step()) {
+        ScheduledMatch m;
+        m.key = q.column_text(0);
+        m.round = q.column_int(1);
+        m.group = q.column_int(2);
+        m.seating = q.column_int(3);
+        m.seed = from_sql(q.column_int64(4));
+        m.deal_set = from_sql(q.column_int64(5));
+        m.bots = nlohmann::json::parse(q.column_text(6)).get<std::vector<std::string>>();
+        Round& r = rounds[m.round];
+        r.index = m.round;
+        r.matches.push_back(std::move(m));
+    }
+    return rounds;
+}
+
+void TournamentStore::store_rounds(const std::string& name, const std::vector<Round>& rounds) {
+    store_.transaction([&] {
+        auto insert = store_.prepare(
+            "INSERT INTO tournament_match(schedule_key, tournament, round, grp, seating, seed, deal_set, bots_json) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+        for (const Round& r : rounds) {
+            for (const ScheduledMatch& m : r.matches) {
+                insert.reset();
+                insert.bind(1, m.key).bind(2, name).bind(3, m.round).bind(4, m.group).bind(5, m.seating);
+                insert.bind(6, to_sql(m.seed)).bind(7, to_sql(m.deal_set)).bind(8, nlohmann::json(m.bots).dump());
+                insert.run();
+            }
+        }
+    });
+}
+
+std::map<std::string, MatchRecord> TournamentStore::results(const std::string& name) const {
+    std::map<std::string, MatchRecord> out;
+    rating::MatchFilter filter;
+    filter.tournament = name;
+    for (auto& stored : store_.matches(filter)) {
+        if (stored.schedule_key) out.emplace(*stored.schedule_key, std::move(stored.record));
+    }
+    return out;
+}
+
+void TournamentStore::store_result(const std::string& name, const ScheduledMatch& match, const MatchRecord& record,
+                                   const LoadNote& load) {
+    store_.transaction([&] {
+        store_.insert_match(record, name, match.key);
+        auto u = store_.prepare(
+            "UPDATE tournament_match SET started_at = ?1, concurrent_matches = ?2, jobs = ?3, cores = ?4, "
+            "load_per_core = ?5 WHERE schedule_key = ?6");
+        u.bind(1, load.started_at).bind(2, load.concurrent_matches).bind(3, load.jobs).bind(4, load.cores);
+        u.bind(5, load.load_per_core).bind(6, match.key);
+        u.run();
+    });
+}
+
+}  // namespace arb::tournament

@@ -1,0 +1,54 @@
+#pragma once
+// The tournament's own tables in the results store (component "tournament"): the tournament's
+// identity, its schedule round by round, and per match how loaded the machine was. Results go
+// through Store::insert_match with the schedule key, so a key is played at most once.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arbiter/tournament/history.hpp"
+#include "arbiter/tournament/schedule.hpp"
+#include "rating/store.hpp"
+
+namespace arb::tournament {
+
+// How busy the machine was when a match started (issue 5: honest timing).
+struct LoadNote {
+    std::string started_at;
+    int concurrent_matches = 0;  // matches of this arbiter running, this one included
+    int jobs = 0;
+    int cores = 0;
+    double load_per_core = 0;    // 1-minute load average / cores
+};
+
+class TournamentStore {
+public:
+    explicit TournamentStore(rating::Store& store);
+
+    // Creates the tournament, or checks that the stored one has the same identity (a resumed
+    // run must be the same tournament). UserError naming the tournament when it differs.
+    void open_tournament(const std::string& name, const std::string& game, const std::string& identity_json);
+
+    // Marks the tournament as being run by this process. UserError if another live process on
+    // this host holds it (two arbiters must not play the same schedule). A holder that died
+    // (SIGKILL) is taken over.
+    void claim(const std::string& name);
+    void release(const std::string& name);
+
+    std::map<int, Round> stored_rounds(const std::string& name) const;
+    void store_rounds(const std::string& name, const std::vector<Round>& rounds);
+
+    // Every stored result of the tournament, by schedule key.
+    std::map<std::string, MatchRecord> results(const std::string& name) const;
+
+    // Stores the result and its load note in one transaction. No-op if the key is stored.
+    void store_result(const std::string& name, const ScheduledMatch& match, const MatchRecord& record,
+                      const LoadNote& load);
+
+    rating::Store& store() { return store_; }
+
+private:
+    rating::Store& store_;
+};
+
+}  // namespace arb::tournament

@@ -1,0 +1,83 @@
+// Tournament config files: JSON with comments; unknown keys and wrong types name key and line.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+
+#include "arbiter/core/user_error.hpp"
+#include "arbiter/tournament/tournament_config.hpp"
+
+using namespace arb::tournament;
+
+TEST_CASE("a full config is read, comments allowed") {
+    const std::string text = R"({
+  // the seed's format
+  "name": "itpw",
+  "game": "planowanie",
+  "format": "groups",
+  "seed": 2009,
+  "rounds": 100,
+  "random_rounds": 10,
+  "vary_cyclic_order": false,
+  "bots": ["name=a cmd=/bin/true", "name=b cmd=\"/bin/echo hi\""],
+  "house_bots": ["name=h cmd=/bin/true"],
+  "options": {"total-time-ms": 180000, "end": "quit"},
+  "memory_mib": 400,
+  "jobs": 2
+})";
+    const TournamentConfig c = parse_tournament_config(text, "x.json");
+    CHECK(c.name == "itpw");
+    CHECK(c.format == Format::groups);
+    CHECK(c.seed == 2009);
+    CHECK(c.rounds == 100);
+    CHECK_FALSE(c.vary_cyclic_order);
+    REQUIRE(c.bots.size() == 2);
+    CHECK(c.bots[1].argv == std::vector<std::string>{"/bin/echo", "hi"});
+    CHECK(c.options.at("total-time-ms") == "180000");
+    CHECK(c.option_locations.at("end") == "x.json:12");
+    CHECK(c.jobs == 2);
+}
+
+TEST_CASE("an unknown key names the file line and a close key") {
+    const std::string text = "{\n  \"game\": \"planowanie\",\n\n  \"roundz\": 5\n}\n";
+    CHECK_THROWS_WITH_AS(parse_tournament_config(text, "t.json"),
+                         "t.json:4: unknown key 'roundz' (did you mean 'rounds'?)", arb::UserError);
+}
+
+TEST_CASE("a wrong type names the key and its line") {
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\n\"game\": \"g\",\n\"rounds\": \"ten\"\n}", "t.json"),
+                         "t.json:3: 'rounds' must be an integer", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"bots\": [\n\"name=a cmd=x\",\n 7]}", "t.json"),
+                         "t.json:3: 'bots' item 2 must be a string", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"format\": \"swiss\"}", "t.json"),
+                         "t.json:1: 'format' must be one of groups, round-robin, gauntlet; got 'swiss'",
+                         arb::UserError);
+}
+
+TEST_CASE("broken JSON reports the position") {
+    try {
+        parse_tournament_config("{\n  \"game\": \"g\",,\n}", "t.json");
+        FAIL("no error");
+    } catch (const arb::UserError& e) {
+        CHECK(std::string(e.what()).find("t.json: not valid JSON") == 0);
+        CHECK(std::string(e.what()).find("line 2") != std::string::npos);
+    }
+}
+
+TEST_CASE("variables in bot specs expand, unknown ones are an error") {
+    setenv("ARBITER_TEST_DIR", "/opt/bots", 1);
+    CHECK(expand_variables("cmd=${ARBITER_TEST_DIR}/x") == "cmd=/opt/bots/x");
+    CHECK_THROWS_AS(expand_variables("cmd=${ARBITER_SURELY_UNSET_VARIABLE}/x"), arb::UserError);
+    CHECK(expand_variables("${ARBITER_BOTS}").find("bots") != std::string::npos);
+}
+
+TEST_CASE("the identity ignores jobs and out dir but not the schedule") {
+    TournamentConfig a;
+    a.game = "g";
+    a.rounds = 3;
+    TournamentConfig b = a;
+    b.jobs = 7;
+    b.out_dir = "elsewhere";
+    CHECK(a.identity_json() == b.identity_json());
+    b.seed = 5;
+    CHECK(a.identity_json() != b.identity_json());
+}

@@ -1,0 +1,254 @@
+// The tournament runner over a fake match function and a real SQLite store: schedule stored
+// first, results keyed, exact resume after an interruption, concurrency, faults reported.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <set>
+
+#include "arbiter/core/rng.hpp"
+#include "arbiter/core/user_error.hpp"
+#include "arbiter/tournament/tournament_runner.hpp"
+
+using namespace arb;
+using namespace arb::tournament;
+
+namespace {
+
+std::filesystem::path temp_db(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / ("arbiter-tournament-test-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / (name + ".sqlite");
+    std::filesystem::remove(path);
+    std::filesystem::remove(path.string() + "-wal");
+    std::filesystem::remove(path.string() + "-shm");
+    return path;
+}
+
+GameDescriptor fake_game() {
+    GameDescriptor g;
+    g.name = "fake";
+    g.min_bots = 2;
+    g.max_bots = 4;
+    return g;
+}
+
+// A deterministic "game": each bot's score = strength + noise from the match seed. Bots whose
+// name starts with "crash" fail at once.
+MatchRecord fake_match(const MatchRequest& request) {
+    MatchRecord r;
+    r.game = request.game;
+    r.seed = request.seed;
+    r.deal_set = request.deal_set;
+    r.rotation = request.rotation;
+    r.end_reason = "completed";
+    Rng rng(request.seed);
+    std::optional<int> faulty;
+    for (int s = 0; s < static_cast<int>(request.bots.size()); ++s) {
+        ParticipantResult p;
+        p.bot = request.bots[s].name;
+        p.seat = s;
+        const int strength = p.bot.back() - '0';
+        p.score = strength * 3 + static_cast<double>(rng.below(20));
+        if (p.bot.rfind("crash", 0) == 0 && !faulty) {
+            p.status = SeatStatus::crashed;
+            faulty = s;
+        }
+        r.participants.push_back(p);
+    }
+    assign_ranks_by_score(r.participants);
+    r.pairs = derive_pairs_fault_loses(r.participants, faulty);
+    return r;
+}
+
+TournamentConfig config_of(int bots, int rounds, int random_rounds) {
+    TournamentConfig c;
+    c.name = "unit";
+    c.game = "fake";
+    c.seed = 77;
+    c.rounds = rounds;
+    c.random_rounds = random_rounds;
+    for (int i = 0; i < bots; ++i) c.bots.push_back(parse_bot_spec("name=bot" + std::to_string(i) + " cmd=/bin/true"));
+    validate(c, 2, 4);
+    return c;
+}
+
+// A cheap stand-in for the BayesElo fit: mean pair score as rating, variance 1/games.
+RatingModel simple_fit(const History& h) {
+    RatingModel m;
+    m.players = h.participants;
+    const std::size_t n = m.players.size();
+    std::vector<double> points(n, 0), games(n, 0);
+    for (const auto& g : h.results.games()) {
+        const double s = g.outcome == rating::Outcome::white_wins ? 1 : g.outcome == rating::Outcome::draw ? 0.5 : 0;
+        points[g.white] += s, points[g.black] += 1 - s, games[g.white] += 1, games[g.black] += 1;
+    }
+    m.covariance.assign(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        m.elo.push_back(games[i] ? 800 * (points[i] / games[i] - 0.5) : 0);
+        m.covariance[i * n + i] = 160000 / (1 + games[i]);
+    }
+    return m;
+}
+
+RunnerOptions quiet(int jobs) {
+    RunnerOptions o;
+    o.jobs = jobs;
+    o.progress_out = nullptr;
+    return o;
+}
+
+std::vector<std::pair<std::string, MatchRecord>> results_by_key(const TournamentOutcome& o) {
+    std::vector<std::pair<std::string, MatchRecord>> out;
+    for (const auto& p : o.played) {
+        MatchRecord r = p.record;
+        r.started_at.clear();  // timestamps differ between runs; everything else must not
+        r.wall_s = 0;
+        r.machine_load = 0;
+        out.emplace_back(p.scheduled.key, r);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("an uninterrupted tournament plays every scheduled match once") {
+    const auto path = temp_db("full");
+    auto store = rating::Store::open(path.string(), rating::OpenMode::create_or_open);
+    const GameDescriptor game = fake_game();
+    std::atomic<int> calls{0};
+    TournamentRunner runner(config_of(8, 4, 2), game, store, [&](const MatchRequest& r) {
+        ++calls;
+        return fake_match(r);
+    }, simple_fit, quiet(2));
+    const TournamentOutcome o = runner.run();
+    CHECK(o.complete);
+    CHECK(o.scheduled == 4 * 8);
+    CHECK(o.played_this_run == 32);
+    CHECK(calls == 32);
+    std::set<std::string> keys;
+    for (const auto& p : o.played) keys.insert(p.scheduled.key);
+    CHECK(keys.size() == 32);
+    CHECK(store.match_count() == 32);
+
+    // Running the finished tournament again plays nothing.
+    TournamentRunner again(config_of(8, 4, 2), game, store, [&](const MatchRequest& r) {
+        ++calls;
+        return fake_match(r);
+    }, simple_fit, quiet(2));
+    const TournamentOutcome o2 = again.run();
+    CHECK(o2.played_this_run == 0);
+    CHECK(o2.already_played == 32);
+    CHECK(calls == 32);
+}
+
+TEST_CASE("resume after interruptions gives the same results as an uninterrupted run") {
+    const GameDescriptor game = fake_game();
+    const TournamentConfig config = config_of(8, 6, 2);  // rounds 2..5 paired from results
+
+    auto full_store = rating::Store::open(temp_db("reference").string(), rating::OpenMode::create_or_open);
+    const auto reference = TournamentRunner(config, game, full_store, fake_match, simple_fit, quiet(1)).run();
+    REQUIRE(reference.complete);
+
+    auto store = rating::Store::open(temp_db("resumed").string(), rating::OpenMode::create_or_open);
+    std::multiset<std::string> played_keys;
+    std::mutex m;
+    auto counting = [&](const MatchRequest& r) {
+        MatchRecord rec = fake_match(r);
+        std::lock_guard lock(m);
+        played_keys.insert(std::to_string(r.seed));
+        return rec;
+    };
+    int runs = 0;
+    TournamentOutcome last;
+    for (int stop : {3, 7, 1, 11, 5, 100}) {
+        RunnerOptions o = quiet(runs % 2 == 0 ? 2 : 1);
+        o.stop_after_matches = stop;
+        last = TournamentRunner(config, game, store, counting, simple_fit, o).run();
+        ++runs;
+        if (last.complete) break;
+    }
+    REQUIRE(last.complete);
+    CHECK(results_by_key(last) == results_by_key(reference));
+    // Never a match twice: every seed was played exactly once over all the runs.
+    for (const auto& seed : played_keys) CHECK(played_keys.count(seed) == 1);
+    CHECK(played_keys.size() == reference.played.size());
+}
+
+TEST_CASE("a bot that fails every match is reported, never retried") {
+    TournamentConfig c = config_of(3, 2, 2);
+    c.bots.push_back(parse_bot_spec("name=crash9 cmd=/bin/true"));
+    auto store = rating::Store::open(temp_db("faults").string(), rating::OpenMode::create_or_open);
+    const GameDescriptor game = fake_game();
+    const auto o = TournamentRunner(c, game, store, fake_match, simple_fit, quiet(2)).run();
+    CHECK(o.complete);
+    REQUIRE(o.faults.count("crash9"));
+    CHECK(o.faults.at("crash9").matches == 8);
+    CHECK(o.faults.at("crash9").crashed == 8);
+    CHECK(o.faults.at("bot0").faults() == 0);
+}
+
+TEST_CASE("a match that throws stays unplayed; a user error stops the tournament") {
+    const GameDescriptor game = fake_game();
+    auto store = rating::Store::open(temp_db("errors").string(), rating::OpenMode::create_or_open);
+    std::atomic<int> calls{0};
+    auto flaky = [&](const MatchRequest& r) {
+        if (++calls == 2) throw std::runtime_error("lost the process table");
+        return fake_match(r);
+    };
+    const auto o = TournamentRunner(config_of(4, 2, 2), game, store, flaky, simple_fit, quiet(1)).run();
+    CHECK(o.failed == 1);
+    CHECK_FALSE(o.complete);
+    CHECK(o.played.size() == 7);
+    // The next run plays only that one.
+    const auto o2 = TournamentRunner(config_of(4, 2, 2), game, store, fake_match, simple_fit, quiet(1)).run();
+    CHECK(o2.played_this_run == 1);
+    CHECK(o2.complete);
+
+    auto store2 = rating::Store::open(temp_db("user-error").string(), rating::OpenMode::create_or_open);
+    auto missing = [](const MatchRequest&) -> MatchRecord { throw UserError("bot 'x': executable 'y' not found"); };
+    CHECK_THROWS_AS(TournamentRunner(config_of(4, 2, 2), game, store2, missing, simple_fit, quiet(2)).run(), UserError);
+}
+
+TEST_CASE("a different config under the same name is refused; a live runner blocks a second one") {
+    const GameDescriptor game = fake_game();
+    auto store = rating::Store::open(temp_db("identity").string(), rating::OpenMode::create_or_open);
+    TournamentRunner(config_of(4, 1, 1), game, store, fake_match, simple_fit, quiet(1)).run();
+    TournamentConfig changed = config_of(4, 1, 1);
+    changed.seed = 78;
+    CHECK_THROWS_AS(TournamentRunner(changed, game, store, fake_match, simple_fit, quiet(1)).run(), UserError);
+
+    // Pretend a live process (our parent) holds the tournament.
+    TournamentStore ts(store);
+    auto u = store.prepare("UPDATE tournament SET runner_pid = ?1, runner_host = (SELECT runner_host FROM tournament "
+                           "WHERE name = 'unit') WHERE name = 'unit'");
+    u.bind(1, static_cast<std::int64_t>(getppid()));
+    u.run();
+    auto s = store.prepare("UPDATE tournament SET runner_host = ?1 WHERE name = 'unit'");
+    char host[256] = {};
+    gethostname(host, 255);
+    s.bind(1, std::string(host));
+    s.run();
+    CHECK_THROWS_AS(ts.claim("unit"), UserError);
+}
+
+TEST_CASE("the schedule is stored before the first match runs") {
+    const GameDescriptor game = fake_game();
+    const auto path = temp_db("stored-first");
+    auto store = rating::Store::open(path.string(), rating::OpenMode::create_or_open);
+    bool checked = false;
+    auto probe = [&](const MatchRequest& r) {
+        if (!checked) {
+            // Another connection sees the whole fixed schedule (rounds 0..2 are random rounds).
+            auto other = rating::Store::open(path.string(), rating::OpenMode::read_only);
+            auto q = other.prepare("SELECT COUNT(*) FROM tournament_match WHERE tournament = 'unit'");
+            REQUIRE(q.step());
+            CHECK(q.column_int(0) == 3 * 4);
+            checked = true;
+        }
+        return fake_match(r);
+    };
+    TournamentRunner(config_of(4, 3, 3), game, store, probe, simple_fit, quiet(1)).run();
+    CHECK(checked);
+}
