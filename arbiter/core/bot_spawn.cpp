@@ -1,0 +1,205 @@
+// The only file that includes Boost.Process v2 (and its compiled sources, src.hpp).
+#define BOOST_PROCESS_V2_SEPARATE_COMPILATION 1
+#include <boost/process/v2/src.hpp>
+
+#include "arbiter/core/bot_spawn.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/process/v2/posix/default_launcher.hpp>
+#include <boost/process/v2/process.hpp>
+#include "arbiter/core/user_error.hpp"
+
+extern char** environ;
+
+namespace arb {
+namespace bp2 = boost::process::v2;
+
+void prepare_arbiter_process() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        ::signal(SIGPIPE, SIG_IGN);
+        // Orphaned grandchildren of a bot (a bot that forked and exited) become our children, so
+        // waitpid(-pgid) can reap them instead of leaving them to init (planowanie.md 6.3).
+        ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    });
+}
+
+namespace {
+
+// A descriptor number >= 3, close-on-exec, so dup2 onto 0/1/2 in the child never clobbers
+// another of our pipe ends.
+UniqueFd above_stdio(int fd) {
+    if (fd > 2) return UniqueFd(fd);
+    const int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    ::close(fd);
+    return UniqueFd(moved);
+}
+
+struct Pipe {
+    UniqueFd read_end;
+    UniqueFd write_end;
+};
+
+Pipe make_pipe(const std::string& bot_name) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+        throw UserError("bot '" + bot_name + "': cannot create a pipe: " + std::strerror(errno));
+    }
+    return Pipe{above_stdio(fds[0]), above_stdio(fds[1])};
+}
+
+// Everything the child does between fork and exec. Only async-signal-safe calls happen here;
+// all memory it touches was prepared by the parent (no allocation after fork).
+struct ChildSetup {
+    pid_t parent_pid = 0;
+    int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;
+    const char* dir = nullptr;
+    const char* const* envp = nullptr;
+    const std::vector<int>* cgroup_fds = nullptr;
+    struct Limit {
+        int resource;
+        rlim_t value;
+    };
+    Limit limits[4];
+    int limit_count = 0;
+
+    template <typename Launcher>
+    bp2::error_code on_setup(Launcher& launcher, const bp2::filesystem::path&, const char* const*&) {
+        launcher.env = envp;
+        return {};
+    }
+
+    template <typename Launcher>
+    bp2::error_code on_exec_setup(Launcher&, const bp2::filesystem::path&, const char* const*&) {
+        // Join the cgroups first, so the limits and counters cover everything the bot does.
+        char pid_text[24];
+        int len = 0;
+        {
+            char reversed[24];
+            long value = static_cast<long>(::getpid());
+            int n = 0;
+            do {
+                reversed[n++] = static_cast<char>('0' + value % 10);
+                value /= 10;
+            } while (value > 0);
+            while (n > 0) pid_text[len++] = reversed[--n];
+        }
+        for (int fd : *cgroup_fds) {
+            if (::write(fd, pid_text, len) != len) return fail();
+        }
+        // Own process group: the arbiter signals the whole group (shell wrappers' children too).
+        if (::setpgid(0, 0) != 0) return fail();
+        // Die with the arbiter; the getppid check closes the race where it died before prctl.
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return fail();
+        if (::getppid() != parent_pid) ::_exit(127);
+        // The arbiter ignores SIGPIPE; bots get the default dispositions and an empty mask.
+        struct sigaction dfl {};
+        dfl.sa_handler = SIG_DFL;
+        for (int sig = 1; sig < NSIG; ++sig) {
+            if (sig != SIGKILL && sig != SIGSTOP) ::sigaction(sig, &dfl, nullptr);
+        }
+        sigset_t none;
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        if (::dup2(stdin_fd, STDIN_FILENO) < 0 || ::dup2(stdout_fd, STDOUT_FILENO) < 0 ||
+            ::dup2(stderr_fd, STDERR_FILENO) < 0) {
+            return fail();
+        }
+        for (int i = 0; i < limit_count; ++i) {
+            const rlimit value{limits[i].value, limits[i].value};
+            if (::setrlimit(limits[i].resource, &value) != 0) return fail();
+        }
+        if (dir != nullptr && ::chdir(dir) != 0) return fail();
+        return {};
+    }
+
+    static bp2::error_code fail() { return bp2::error_code(errno, bp2::system_category()); }
+};
+
+}  // namespace
+
+SpawnedBot spawn_bot(const SpawnRequest& request) {
+    prepare_arbiter_process();
+
+    Pipe in = make_pipe(request.bot_name);
+    Pipe out = make_pipe(request.bot_name);
+    Pipe err = make_pipe(request.bot_name);
+
+    std::vector<UniqueFd> cgroup_files;
+    std::vector<int> cgroup_fds;
+    for (const auto& path : request.cgroup_procs_files) {
+        UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+        if (!fd.valid()) {
+            throw UserError("bot '" + request.bot_name + "': cannot join cgroup " + path.string() + ": " +
+                            std::strerror(errno));
+        }
+        cgroup_fds.push_back(fd.get());
+        cgroup_files.push_back(std::move(fd));
+    }
+
+    // Environment: the arbiter's, with the bot's own entries added or replacing.
+    std::vector<std::string> env_strings;
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string_view entry(*e);
+        const std::string key(entry.substr(0, entry.find('=')));
+        if (!request.env.contains(key)) env_strings.emplace_back(entry);
+    }
+    for (const auto& [key, value] : request.env) env_strings.push_back(key + "=" + value);
+    std::vector<const char*> envp;
+    for (const auto& s : env_strings) envp.push_back(s.c_str());
+    envp.push_back(nullptr);
+
+    std::vector<const char*> argv;
+    for (const auto& a : request.argv) argv.push_back(a.c_str());
+    argv.push_back(nullptr);
+
+    const std::string dir = request.dir.string();
+    ChildSetup setup;
+    setup.parent_pid = ::getpid();
+    setup.stdin_fd = in.read_end.get();
+    setup.stdout_fd = out.write_end.get();
+    setup.stderr_fd = err.write_end.get();
+    setup.dir = dir.empty() ? nullptr : dir.c_str();
+    setup.envp = envp.data();
+    setup.cgroup_fds = &cgroup_fds;
+    auto add_limit = [&](int resource, std::uint64_t value) {
+        setup.limits[setup.limit_count++] = {resource, static_cast<rlim_t>(value)};
+    };
+    add_limit(RLIMIT_CORE, request.limits.core_dumps ? RLIM_INFINITY : 0);
+    if (request.limits.address_space_bytes) add_limit(RLIMIT_AS, *request.limits.address_space_bytes);
+    if (request.limits.cpu_seconds) add_limit(RLIMIT_CPU, *request.limits.cpu_seconds);
+    if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
+
+    // A private context: the launcher notifies it of the fork, and the table's own context
+    // (with its registered descriptors) stays out of the child.
+    boost::asio::io_context spawn_context;
+    bp2::posix::default_launcher launcher;
+    bp2::error_code ec;
+    const char** argv_data = argv.data();
+    auto process = launcher(spawn_context.get_executor(), ec, bp2::filesystem::path(request.executable.string()), argv_data, setup);
+    if (ec) {
+        throw UserError("bot '" + request.bot_name + "': cannot start '" + request.executable.string() +
+                        "': " + ec.message());
+    }
+    SpawnedBot bot;
+    bot.pid = process.id();
+    // We reap with waitpid ourselves (by process group, after the group is killed).
+    process.detach();
+    bot.stdin_write = std::move(in.write_end);
+    bot.stdout_read = std::move(out.read_end);
+    bot.stderr_read = std::move(err.read_end);
+    // in.read_end, out.write_end, err.write_end close here: EOF on the bot's exit is observable.
+    return bot;
+}
+
+}  // namespace arb

@@ -1,0 +1,51 @@
+#pragma once
+// Starts one bot process (Boost.Process v2 fork+exec) with everything the arbiter needs set up
+// in the child before exec (planowanie.md 6.3): its own process group, death with the arbiter
+// (PR_SET_PDEATHSIG + getppid check), default signal dispositions, pipes on 0/1/2, every other
+// descriptor closed, resource limits, cgroup membership, working directory and environment.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/core/unique_fd.hpp"
+
+namespace arb {
+
+struct ChildResourceLimits {
+    std::optional<std::uint64_t> address_space_bytes;  // RLIMIT_AS (fallback memory limit)
+    std::optional<std::uint64_t> cpu_seconds;          // RLIMIT_CPU (backstop)
+    std::optional<std::uint64_t> processes;            // RLIMIT_NPROC (fallback process count)
+    bool core_dumps = false;                           // false: RLIMIT_CORE = 0
+};
+
+struct SpawnRequest {
+    std::string bot_name;                 // for error messages
+    std::filesystem::path executable;     // resolved path
+    std::vector<std::string> argv;        // argv[0] as the user wrote it, then the arguments
+    std::filesystem::path dir;            // empty = the arbiter's working directory
+    std::map<std::string, std::string> env;  // added to (or replacing in) the arbiter's environment
+    ChildResourceLimits limits;
+    std::vector<std::filesystem::path> cgroup_procs_files;  // the child writes its pid to each
+};
+
+struct SpawnedBot {
+    pid_t pid = -1;          // also its process group id
+    UniqueFd stdin_write;    // the arbiter's ends, close-on-exec
+    UniqueFd stdout_read;
+    UniqueFd stderr_read;
+};
+
+// Throws UserError naming the bot when the process cannot start (exec failure, bad dir).
+SpawnedBot spawn_bot(const SpawnRequest& request);
+
+// Makes the arbiter ignore SIGPIPE (a dead bot's pipe gives EPIPE instead of killing us) and
+// adopt orphaned bot descendants (PR_SET_CHILD_SUBREAPER) so they can be reaped by group.
+// Idempotent; spawn_bot calls it.
+void prepare_arbiter_process();
+
+}  // namespace arb
