@@ -3,6 +3,7 @@
 // a "white" (first mover) and a "black" player with a win/draw/loss outcome.
 // Filled from the store (Store::pair_games), from PGN headers (read_pgn), or by tests.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -40,8 +41,13 @@ public:
     bool empty() const { return games_.empty(); }
 
 private:
+    // Heterogeneous lookup: finding a name from a string_view allocates nothing.
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
     std::vector<std::string> players_;
-    std::unordered_map<std::string, int> index_;
+    std::unordered_map<std::string, int, NameHash, std::equal_to<>> index_;
     std::vector<PairwiseGame> games_;
 };
 

@@ -1,0 +1,193 @@
+#include "rating/sqlite_db.hpp"
+
+#include <utility>
+
+#include <sqlite3.h>
+
+namespace arb::rating {
+namespace {
+
+[[noreturn]] void fail(sqlite3* db, int rc, std::string_view what) {
+    std::string message(what);
+    message += ": ";
+    message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    throw SqliteError(message, rc);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Statement
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+    const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr);
+    if (rc != SQLITE_OK) fail(db, rc, "cannot prepare '" + std::string(sql.substr(0, 80)) + "'");
+}
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), stmt_(std::exchange(other.stmt_, nullptr)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+    if (this != &other) {
+        if (stmt_) sqlite3_finalize(stmt_);
+        db_ = std::exchange(other.db_, nullptr);
+        stmt_ = std::exchange(other.stmt_, nullptr);
+    }
+    return *this;
+}
+
+Statement::~Statement() {
+    if (stmt_) sqlite3_finalize(stmt_);
+}
+
+void Statement::check(int rc, const char* what) const {
+    if (rc != SQLITE_OK) fail(db_, rc, what);
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+    check(sqlite3_bind_int64(stmt_, index, value), "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, double value) {
+    check(sqlite3_bind_double(stmt_, index, value), "bind");
+    return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value) {
+    check(sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT),
+          "bind");
+    return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+    check(sqlite3_bind_null(stmt_, index), "bind");
+    return *this;
+}
+
+bool Statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    fail(db_, rc, "statement failed");
+}
+
+void Statement::run() {
+    while (step()) {
+    }
+    reset();
+}
+
+void Statement::reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+}
+
+std::int64_t Statement::column_int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+double Statement::column_double(int column) const { return sqlite3_column_double(stmt_, column); }
+
+std::string Statement::column_text(int column) const {
+    const auto* text = sqlite3_column_text(stmt_, column);
+    if (!text) return {};
+    return std::string(reinterpret_cast<const char*>(text), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+
+bool Statement::column_is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+std::optional<std::string> Statement::column_optional_text(int column) const {
+    if (column_is_null(column)) return std::nullopt;
+    return column_text(column);
+}
+
+std::optional<std::int64_t> Statement::column_optional_int64(int column) const {
+    if (column_is_null(column)) return std::nullopt;
+    return column_int64(column);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database
+
+Database::Database(const std::string& path, Access access) : path_(path), access_(access) {
+    int flags = SQLITE_OPEN_NOMUTEX;
+    switch (access) {
+        case Access::read_only: flags |= SQLITE_OPEN_READONLY; break;
+        case Access::read_write: flags |= SQLITE_OPEN_READWRITE; break;
+        case Access::read_write_create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
+    }
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string message = "cannot open '" + path + "': " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
+        if (db_) sqlite3_close(db_);
+        db_ = nullptr;
+        throw SqliteError(message, rc);
+    }
+    sqlite3_extended_result_codes(db_, 0);
+}
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)),
+      path_(std::move(other.path_)),
+      access_(other.access_),
+      transaction_depth_(other.transaction_depth_) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+    if (this != &other) {
+        if (db_) sqlite3_close_v2(db_);
+        db_ = std::exchange(other.db_, nullptr);
+        path_ = std::move(other.path_);
+        access_ = other.access_;
+        transaction_depth_ = other.transaction_depth_;
+    }
+    return *this;
+}
+
+Database::~Database() {
+    // close_v2 defers the close until every statement is finalized, so order does not matter.
+    if (db_) sqlite3_close_v2(db_);
+}
+
+void Database::exec(std::string_view sql) {
+    std::string text(sql);
+    char* error = nullptr;
+    const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
+    if (rc != SQLITE_OK) {
+        std::string message = error ? error : sqlite3_errstr(rc);
+        sqlite3_free(error);
+        throw SqliteError("'" + text.substr(0, 80) + "' failed: " + message, rc);
+    }
+}
+
+Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
+
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
+int Database::changes() const { return sqlite3_changes(db_); }
+
+void Database::transaction(const std::function<void()>& fn) {
+    if (transaction_depth_ > 0) {
+        ++transaction_depth_;
+        try {
+            fn();
+        } catch (...) {
+            --transaction_depth_;
+            throw;
+        }
+        --transaction_depth_;
+        return;
+    }
+    exec("BEGIN IMMEDIATE");
+    transaction_depth_ = 1;
+    try {
+        fn();
+        exec("COMMIT");
+        transaction_depth_ = 0;
+    } catch (...) {
+        transaction_depth_ = 0;
+        // A failed COMMIT may already have rolled back; ignore the second error.
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+}  // namespace arb::rating
