@@ -1,17 +1,158 @@
 #include "rules/ants/ants_game.hpp"
 
+#include <fstream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "arbiter/core/rng.hpp"
 #include "arbiter/core/user_error.hpp"
+#include "rules/ants/ants_engine.hpp"
+#include "rules/ants/ants_food.hpp"
+#include "rules/ants/ants_referee.hpp"
+#include "rules/ants/ants_replay.hpp"
 
 namespace arb::ants {
+namespace {
 
-// Placeholder until the referee lands: the game is listed but refuses to play.
+struct Setup {
+    AntsMap map;
+    AntsParams params;
+    std::string food_mode;
+    std::uint64_t food_seed = 0;
+    std::uint64_t spawn_seed = 0;
+    bool strict = false;
+};
+
+int positive_int(const MatchRequest& request, const char* key, bool allow_zero = false) {
+    const std::int64_t v = request.options.integer(key);
+    if (v < (allow_zero ? 0 : 1) || v > 1'000'000'000)
+        throw UserError(fmt::format("game option '{}' must be {} (got {})", key, allow_zero ? ">= 0" : "positive", v));
+    return static_cast<int>(v);
+}
+
+// A food parameter: the value given, or a draw from the original's range (ants.md section 5).
+int food_param(const MatchRequest& request, const char* key, int lo, int hi, Rng& rng) {
+    if (request.options.has(key) && !request.options.text(key).empty()) return positive_int(request, key, true);
+    return static_cast<int>(rng.between(lo, hi));
+}
+
+Setup setup_for(const MatchRequest& request) {
+    Setup s;
+    if (!request.options.has("map")) throw UserError("ants needs a map: --map FILE (maps: ../shared/data/ants/maps)");
+    s.map = load_map_file(request.options.path("map").string());
+    if (static_cast<int>(request.bots.size()) != s.map.players)
+        throw UserError(fmt::format("map '{}' is for {} players, {} bots given", request.options.path("map").string(),
+                                    s.map.players, request.bots.size()));
+    auto& p = s.params;
+    p.turns = positive_int(request, "turns");
+    p.loadtime_ms = positive_int(request, "loadtime");
+    p.turntime_ms = positive_int(request, "turntime");
+    p.viewradius2 = positive_int(request, "viewradius2", true);
+    p.attackradius2 = positive_int(request, "attackradius2", true);
+    p.spawnradius2 = positive_int(request, "spawnradius2", true);
+    for (const char* key : {"viewradius2", "attackradius2", "spawnradius2"})
+        if (request.options.integer(key) > 100)
+            throw UserError(fmt::format("game option '{}' must be at most 100 (the original's limit)", key));
+    p.cutoff_turn = positive_int(request, "cutoff_turn");
+    p.cutoff_percent = request.options.number("cutoff_percent");
+    if (!(p.cutoff_percent > 0 && p.cutoff_percent <= 1))
+        throw UserError("game option 'cutoff_percent' must be in (0, 1]");
+    const std::uint64_t seed = request.seed;
+    p.engine_seed = request.options.has("engine_seed") && !request.options.text("engine_seed").empty()
+                        ? request.options.integer("engine_seed")
+                        : static_cast<std::int64_t>(seed & 0x7fffffffffffffffULL);
+    p.player_seed = request.options.has("player_seed") && !request.options.text("player_seed").empty()
+                        ? request.options.integer("player_seed")
+                        : p.engine_seed;
+    Rng rng(derive_seed(static_cast<std::uint64_t>(p.engine_seed), {6, 0}));
+    p.food_rate = food_param(request, "food_rate", 5, 11, rng);
+    p.food_turn = food_param(request, "food_turn", 19, 37, rng);
+    if (p.food_turn <= 0) throw UserError("game option 'food_turn' must be positive");
+    p.food_start = food_param(request, "food_start", 75, 175, rng);
+    p.food_visible = food_param(request, "food_visible", 3, 5, rng);
+    s.food_mode = request.options.text("food");
+    if (s.food_mode != "symmetric" && s.food_mode != "random" && s.food_mode != "none")
+        throw UserError("game option 'food' must be symmetric, random or none (got '" + s.food_mode + "')");
+    if (request.options.text("attack") != "focus")
+        throw UserError("game option 'attack': only 'focus' (the contest rule) is implemented");
+    s.food_seed = derive_seed(static_cast<std::uint64_t>(p.engine_seed), {6, 1});
+    s.spawn_seed = derive_seed(static_cast<std::uint64_t>(p.engine_seed), {6, 2});
+    s.strict = request.options.flag("strict");
+    return s;
+}
+
+std::unique_ptr<FoodSource> food_source(const Setup& s) {
+    if (s.food_mode == "none") return std::make_unique<NoFood>();
+    if (s.food_mode == "random") return std::make_unique<RandomFood>(s.food_seed);
+    return std::make_unique<SymmetricFood>(s.food_seed);
+}
+
+SpawnKey random_spawn_key(std::uint64_t seed) {
+    auto rng = std::make_shared<Rng>(seed);
+    return [rng](const AntsEngine&, int) { return rng->unit(); };
+}
+
+}  // namespace
+
 GameDescriptor describe_game() {
     GameDescriptor game;
     game.name = "ants";
-    game.summary = "(not implemented yet)";
-    game.plan = [](const MatchRequest&) -> std::vector<SeatPlan> {
-        throw UserError("game 'ants' is not implemented yet");
+    game.summary = "Ants (Google AI Challenge 2011): the original engine's rules, protocol and replays";
+    game.min_bots = 2;
+    game.max_bots = 10;
+    game.options = {
+        {"map", OptionKind::path, "", "map file in the original format (players must match the bots)", true},
+        {"turns", OptionKind::integer, "1000", "turn limit"},
+        {"loadtime", OptionKind::integer, "3000", "ms for the turn-0 reply"},
+        {"turntime", OptionKind::integer, "1000", "ms per turn (the contest servers used 500)"},
+        {"viewradius2", OptionKind::integer, "77", "squared view radius"},
+        {"attackradius2", OptionKind::integer, "5", "squared attack radius"},
+        {"spawnradius2", OptionKind::integer, "1", "squared gathering radius"},
+        {"food_rate", OptionKind::text, "", "food per player per food_turn turns (default: drawn from 5..11)"},
+        {"food_turn", OptionKind::text, "", "food period in turns (default: drawn from 19..37)"},
+        {"food_start", OptionKind::text, "", "starting food = land area / food_start (default: drawn from 75..175)"},
+        {"food_visible", OptionKind::text, "", "starting food per player near its hill (default: drawn from 3..5)"},
+        {"food", OptionKind::text, "symmetric", "food placer: symmetric, random or none"},
+        {"attack", OptionKind::text, "focus", "battle rule (only focus, the contest rule)"},
+        {"cutoff_turn", OptionKind::integer, "150", "turns one side may hold cutoff_percent before the game ends"},
+        {"cutoff_percent", OptionKind::number, "0.85", "share of the population that counts as dominating"},
+        {"engine_seed", OptionKind::text, "", "engine seed written to the replay (default: --seed)"},
+        {"player_seed", OptionKind::text, "", "player_seed sent to the bots (default: the engine seed)"},
+        {"strict", OptionKind::flag, "", "an invalid order line puts the bot out (status invalid)"},
     };
+    game.plan = [](const MatchRequest& request) {
+        const Setup s = setup_for(request);
+        if (s.food_mode == "symmetric") {
+            AntsEngine probe(s.map, s.params, nullptr, nullptr);
+            SymmetricFood::check_symmetric(probe);
+        }
+        std::vector<SeatPlan> seats;
+        for (int b = 0; b < static_cast<int>(request.bots.size()); ++b) {
+            SeatPlan seat;
+            seat.bot = b;
+            seat.label = fmt::format("p{}", b);
+            seat.time.per_request = Millis(s.params.turntime_ms);
+            seat.time.first_request = Millis(s.params.loadtime_ms);
+            seats.push_back(std::move(seat));
+        }
+        return seats;
+    };
+    game.referee = [](const MatchRequest& request, Table& table) {
+        const Setup s = setup_for(request);
+        AntsEngine engine(s.map, s.params, food_source(s), random_spawn_key(s.spawn_seed));
+        AntsRefereeSettings settings;
+        settings.strict = s.strict;
+        for (const auto& bot : request.bots) settings.player_names.push_back(bot.name);
+        const AntsMatchOutcome outcome = run_ants_match(engine, table, settings);
+        if (!request.replay_path.empty()) {
+            std::ofstream out(request.replay_path, std::ios::binary);
+            out << outcome.replay.dump() << "\n";
+            if (!out) spdlog::error("ants: could not write the replay to {}", request.replay_path.string());
+        }
+        return referee_result(engine, outcome);
+    };
+    game.verify = [](const std::filesystem::path& path) { return verify_replay_file(path); };
     return game;
 }
 

@@ -1,0 +1,791 @@
+#include "rules/ants/ants_engine.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace arb::ants {
+namespace {
+
+constexpr int kHillPoints = 2;   // ants.md section 4: razing an enemy hill
+constexpr int kRazePoints = -1;  // losing an own hill (or crashing with it)
+
+// Offsets (dr, dc) with 0 < dr^2 + dc^2 <= radius2 in the original's scan order (row, then col).
+template <class Offset>
+std::vector<Offset> disc_offsets(int radius2, bool include_center) {
+    std::vector<Offset> out;
+    const int mx = static_cast<int>(std::sqrt(static_cast<double>(radius2)));
+    for (int dr = -mx; dr <= mx; ++dr)
+        for (int dc = -mx; dc <= mx; ++dc) {
+            const int d = dr * dr + dc * dc;
+            if ((d > 0 || include_center) && d <= radius2) out.push_back({dr, dc});
+        }
+    return out;
+}
+
+// Python's int() on a token already split on whitespace: optional sign, digits, single
+// underscores between digits. Values beyond int64 saturate (they are out of bounds anyway).
+std::optional<long long> python_int(std::string_view token) {
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < token.size() && (token[i] == '+' || token[i] == '-')) negative = token[i++] == '-';
+    if (i >= token.size()) return std::nullopt;
+    long long value = 0;
+    bool prev_digit = false;
+    for (; i < token.size(); ++i) {
+        const char c = token[i];
+        if (c >= '0' && c <= '9') {
+            if (value < LLONG_MAX / 20) value = value * 10 + (c - '0');
+            prev_digit = true;
+        } else if (c == '_' && prev_digit && i + 1 < token.size() && token[i + 1] >= '0' && token[i + 1] <= '9') {
+            prev_digit = false;
+        } else {
+            return std::nullopt;
+        }
+    }
+    return negative ? -value : value;
+}
+
+void append_int(std::string& out, long long v) {
+    char buf[24];
+    auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, ptr);
+}
+
+}  // namespace
+
+AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique_ptr<FoodSource> food,
+                       SpawnKey spawn_key)
+    : params_(params),
+      rows_(map.rows),
+      cols_(map.cols),
+      players_(map.players),
+      cells_(map.rows * map.cols),
+      water_(map.water),
+      food_source_(std::move(food)),
+      spawn_key_(std::move(spawn_key)) {
+    if (params_.food_turn <= 0) throw std::invalid_argument("ants: food_turn must be positive");
+    land_area_ = cells_ - static_cast<int>(std::count(water_.begin(), water_.end(), 1));
+    ant_at_.assign(cells_, -1);
+    food_at_.assign(cells_, -1);
+    hill_at_.assign(cells_, -1);
+    pending_count_.assign(cells_, 0);
+    arrivals_.assign(cells_, 0);
+    hive_.assign(players_, 0);
+    bonus_.assign(players_, 0);
+    ant_count_.assign(players_, 0);
+    killed_.assign(players_, 0);
+    orders_.assign(players_, {});
+    hive_history_.assign(players_, std::vector<int>{0});
+
+    view_offsets_ = disc_offsets<Offset>(params_.viewradius2, true);
+    attack_offsets_ = disc_offsets<Offset>(params_.attackradius2, false);
+    spawn_offsets_ = disc_offsets<Offset>(params_.spawnradius2, false);
+
+    // One hill per map hill and one ant on each, in the original's hill order.
+    for (const auto& spec : map.hills) {
+        Hill hill;
+        hill.cell = cell(spec.row, spec.col);
+        hill.owner = spec.owner;
+        hill_at_[hill.cell] = static_cast<int>(hills_.size());
+        hills_.push_back(hill);
+    }
+    for (int h = 0; h < static_cast<int>(hills_.size()); ++h) add_ant(h);
+
+    // Quirk 12.1: everyone starts with the hill count of player 0.
+    const int start_score = static_cast<int>(
+        std::count_if(hills_.begin(), hills_.end(), [](const Hill& h) { return h.owner == 0; }));
+    score_.assign(players_, start_score);
+    for (int s : score_) score_history_.push_back({s});
+
+    vision_.assign(players_, std::vector<std::uint16_t>(cells_, 0));
+    revealed_.assign(players_, std::vector<std::uint8_t>(cells_, 0));
+    revealed_water_.assign(players_, {});
+    switch_.assign(players_, std::vector<int>(players_, -1));
+    for (int p = 0; p < players_; ++p) switch_[p][p] = 0;
+    update_vision();
+    update_revealed_owners();
+}
+
+int AntsEngine::distance2(int a, int b) const {
+    int dr = std::abs(row_of(a) - row_of(b));
+    dr = std::min(dr, rows_ - dr);
+    int dc = std::abs(col_of(a) - col_of(b));
+    dc = std::min(dc, cols_ - dc);
+    return dr * dr + dc * dc;
+}
+
+int AntsEngine::step(int c, char direction) const {
+    int r = row_of(c), k = col_of(c);
+    switch (direction) {
+        case 'n': r = r == 0 ? rows_ - 1 : r - 1; break;
+        case 's': r = r + 1 == rows_ ? 0 : r + 1; break;
+        case 'w': k = k == 0 ? cols_ - 1 : k - 1; break;
+        case 'e': k = k + 1 == cols_ ? 0 : k + 1; break;
+        default: break;
+    }
+    return r * cols_ + k;
+}
+
+bool AntsEngine::is_alive(int player) const { return !killed_[player] && ant_count_[player] > 0; }
+
+// ---------------------------------------------------------------------------------------------
+// Turn interface
+
+void AntsEngine::start_game() {
+    if (food_source_) food_source_->start_game(*this);
+    state_dirty_ = true;
+}
+
+void AntsEngine::start_turn() {
+    ++turn_;
+    killed_ants_.clear();
+    new_ants_.clear();
+    for (auto& w : revealed_water_) w.clear();
+    for (auto& o : orders_) {
+        for (int a : o) order_dir_[a] = 0;
+        o.clear();
+    }
+    state_dirty_ = true;
+}
+
+// ants.md 3.1: parse, then validate against the positions at the start of the turn.
+OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& lines) {
+    OrderVerdicts out;
+    struct Parsed { std::string line; long long row, col; char dir; };
+    std::vector<Parsed> parsed;
+    for (const auto& raw : lines) {
+        std::string line;
+        line.reserve(raw.size());
+        for (char c : raw) line.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        const auto first = line.find_first_not_of(" \t\r\n\v\f");
+        if (first == std::string::npos) continue;
+        const auto last = line.find_last_not_of(" \t\r\n\v\f");
+        line = line.substr(first, last - first + 1);
+        if (line[0] == '#') continue;
+        std::vector<std::string_view> data;
+        std::string_view rest(line);
+        while (!rest.empty()) {
+            const auto b = rest.find_first_not_of(" \t\r\n\v\f");
+            if (b == std::string_view::npos) break;
+            rest.remove_prefix(b);
+            const auto e = rest.find_first_of(" \t\r\n\v\f");
+            data.push_back(rest.substr(0, e));
+            rest = e == std::string_view::npos ? std::string_view{} : rest.substr(e);
+        }
+        if (data[0] != "o") { out.invalid.push_back(line + " # unknown action"); continue; }
+        if (data.size() != 4) { out.invalid.push_back(line + " # incorrectly formatted order"); continue; }
+        const auto row = python_int(data[1]);
+        const auto col = python_int(data[2]);
+        if (!row || !col) { out.invalid.push_back(line + " # invalid row or col"); continue; }
+        if (data[3] != "n" && data[3] != "e" && data[3] != "s" && data[3] != "w") {
+            out.invalid.push_back(line + " # invalid direction");
+            continue;
+        }
+        parsed.push_back({line, *row, *col, data[3][0]});
+    }
+    std::vector<std::pair<long long, long long>> seen;
+    for (const auto& order : parsed) {
+        if (std::find(seen.begin(), seen.end(), std::pair{order.row, order.col}) != seen.end()) {
+            out.invalid.push_back(order.line + " # duplicate order");
+            continue;
+        }
+        // Python list indexing: -len <= i < len is in range, negatives index from the end.
+        if (order.row < -rows_ || order.row >= rows_ || order.col < -cols_ || order.col >= cols_) {
+            out.invalid.push_back(order.line + " # out of bounds");
+            continue;
+        }
+        const int r = static_cast<int>(order.row < 0 ? order.row + rows_ : order.row);
+        const int k = static_cast<int>(order.col < 0 ? order.col + cols_ : order.col);
+        const int c = cell(r, k);
+        const int a = ant_at_[c];
+        if (a < 0 || ants_[a].owner != player) {
+            out.invalid.push_back(order.line + " # not player ant");
+            continue;
+        }
+        if (order.row < 0 || order.col < 0) {
+            out.invalid.push_back(order.line + " # out of bounds");
+            continue;
+        }
+        const int dest = step(c, order.dir);
+        if (water_[dest] || food_at_[dest] >= 0) {
+            out.ignored.push_back(order.line + " # move blocked");
+            continue;
+        }
+        out.valid.push_back(order.line);
+        seen.emplace_back(order.row, order.col);
+        order_dir_[a] = order.dir;
+        orders_[player].push_back(a);
+    }
+    return out;
+}
+
+void AntsEngine::kill_player(int player) {
+    killed_[player] = 1;
+    for (auto& hill : hills_)
+        if (hill.owner == player && !hill.raze_points) {
+            hill.raze_points = true;
+            score_[player] += kRazePoints;
+        }
+    // The orders of a killed player are discarded.
+    for (int a : orders_[player]) order_dir_[a] = 0;
+    orders_[player].clear();
+}
+
+void AntsEngine::finish_turn() {
+    do_orders();
+    do_attack_focus();
+    do_raze_hills();
+    do_spawn();
+    do_gather();
+    do_food();
+    record_histories();
+    update_vision();
+    update_revealed_owners();
+    update_cutoff();
+    calc_significant_turns();
+    state_dirty_ = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases
+
+void AntsEngine::add_ant(int hill_index) {
+    Hill& hill = hills_[hill_index];
+    Ant ant;
+    ant.initial_cell = ant.cell = ant.prev_cell = hill.cell;
+    ant.owner = hill.owner;
+    ant.spawn_turn = turn_;
+    const int index = static_cast<int>(ants_.size());
+    ants_.push_back(std::move(ant));
+    order_dir_.push_back(0);
+    ant_at_[hill.cell] = index;
+    live_.push_back(index);
+    new_ants_.push_back(index);
+    ++ant_count_[hill.owner];
+    hill.last_touched = turn_;
+}
+
+void AntsEngine::kill_ant(int a) {
+    Ant& ant = ants_[a];
+    ant.die_turn = turn_;
+    if (ant_at_[ant.cell] == a) ant_at_[ant.cell] = -1;
+    killed_ants_.push_back(a);
+    --ant_count_[ant.owner];
+}
+
+// ants.md 3.2: everyone moves at once; all ants that end on one square die.
+void AntsEngine::do_orders() {
+    for (int a : live_) ant_at_[ants_[a].cell] = -1;
+    for (int a : live_) {
+        Ant& ant = ants_[a];
+        const char dir = order_dir_[a] ? order_dir_[a] : '-';
+        ant.prev_cell = ant.cell;
+        if (dir != '-') ant.cell = step(ant.cell, dir);
+        ant.orders.push_back(dir);
+        ++arrivals_[ant.cell];
+    }
+    survivors_.clear();
+    for (int a : live_) {
+        Ant& ant = ants_[a];
+        if (arrivals_[ant.cell] == 1) {
+            ant_at_[ant.cell] = a;
+            survivors_.push_back(a);
+        } else {
+            kill_ant(a);
+        }
+    }
+    for (int a : live_) arrivals_[ants_[a].cell] = 0;
+    live_.swap(survivors_);
+}
+
+// ants.md 3.3: an ant dies iff some enemy in range has no more enemies in range than it has.
+void AntsEngine::do_attack_focus() {
+    if (enemies_.size() < ants_.size()) enemies_.resize(ants_.size());
+    for (int a : live_) {
+        const Ant& ant = ants_[a];
+        const int r = row_of(ant.cell), k = col_of(ant.cell);
+        int count = 0;
+        for (const auto& o : attack_offsets_) {
+            const int b = ant_at_[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
+            if (b >= 0 && ants_[b].owner != ant.owner) ++count;
+        }
+        enemies_[a] = count;
+    }
+    std::vector<int> doomed;
+    for (int a : live_) {
+        const int weakness = enemies_[a];
+        if (weakness == 0) continue;
+        const Ant& ant = ants_[a];
+        const int r = row_of(ant.cell), k = col_of(ant.cell);
+        int min_enemy = INT_MAX;
+        for (const auto& o : attack_offsets_) {
+            const int b = ant_at_[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
+            if (b >= 0 && ants_[b].owner != ant.owner) min_enemy = std::min(min_enemy, enemies_[b]);
+        }
+        if (min_enemy <= weakness) doomed.push_back(a);
+    }
+    if (doomed.empty()) return;
+    for (int a : doomed) kill_ant(a);
+    std::erase_if(live_, [&](int a) { return !ants_[a].alive(); });
+}
+
+// ants.md 3.4
+void AntsEngine::do_raze_hills() {
+    for (auto& hill : hills_) {
+        const int a = ant_at_[hill.cell];
+        if (a < 0) continue;
+        const int owner = ants_[a].owner;
+        if (owner == hill.owner) {
+            hill.last_touched = turn_;
+        } else if (hill.standing()) {
+            hill.end_turn = turn_;
+            hill.killed_by = owner;
+            score_[owner] += kHillPoints;
+            if (!hill.raze_points) {
+                hill.raze_points = true;
+                score_[hill.owner] += kRazePoints;
+            }
+            cutoff_turns_ = 0;
+        }
+    }
+}
+
+// ants.md 3.5: least recently touched hill first, ties by the spawn key; crashed players too.
+void AntsEngine::do_spawn() {
+    std::vector<std::pair<std::pair<int, double>, int>> order;
+    for (int p = 0; p < players_; ++p) {
+        order.clear();
+        for (int h = 0; h < static_cast<int>(hills_.size()); ++h) {
+            const Hill& hill = hills_[h];
+            if (hill.owner != p || !hill.standing()) continue;
+            order.push_back({{hill.last_touched, spawn_key_ ? spawn_key_(*this, h) : 0.0}, h});
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (const auto& [key, h] : order) {
+            if (hive_[p] > 0 && ant_at_[hills_[h].cell] < 0) {
+                --hive_[p];
+                add_ant(h);
+            }
+        }
+    }
+}
+
+// ants.md 3.6
+void AntsEngine::do_gather() {
+    std::size_t kept = 0;
+    for (int f : live_food_) {
+        Food& food = food_[f];
+        const int r = row_of(food.cell), k = col_of(food.cell);
+        unsigned owners = 0;
+        for (const auto& o : spawn_offsets_) {
+            const int b = ant_at_[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
+            if (b >= 0) owners |= 1u << ants_[b].owner;
+        }
+        if (owners == 0) {
+            live_food_[kept++] = f;
+            continue;
+        }
+        food.end_turn = turn_;
+        food_at_[food.cell] = -1;
+        if (std::popcount(owners) == 1) {
+            food.owner = std::countr_zero(owners);
+            ++hive_[food.owner];
+        }
+    }
+    live_food_.resize(kept);
+}
+
+// ants.md 3.7: the accumulator gains food_rate * players / food_turn per turn.
+void AntsEngine::do_food() {
+    food_extra_num_ += static_cast<std::int64_t>(params_.food_rate) * players_;
+    const int food_now = static_cast<int>(food_extra_num_ / params_.food_turn);
+    const int left_over = food_source_ ? food_source_->place(*this, food_now) : food_now;
+    food_extra_num_ -= static_cast<std::int64_t>(food_now - left_over) * params_.food_turn;
+}
+
+bool AntsEngine::is_free_land(int c) const { return !water_[c] && ant_at_[c] < 0 && food_at_[c] < 0; }
+
+bool AntsEngine::add_food(int c) {
+    if (!is_free_land(c)) return false;
+    Food food;
+    food.cell = c;
+    food.start_turn = turn_;
+    food_at_[c] = static_cast<int>(food_.size());
+    live_food_.push_back(food_at_[c]);
+    food_.push_back(food);
+    state_dirty_ = true;
+    return true;
+}
+
+void AntsEngine::add_pending_food(int c) {
+    if (pending_count_[c]++ == 0) pending_order_.push_back(c);
+}
+
+// A Python dict walked in insertion order: a location leaves the queue when its count hits 0.
+void AntsEngine::place_pending_food() {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < pending_order_.size(); ++i) {
+        const int c = pending_order_[i];
+        if (is_free_land(c)) {
+            add_food(c);
+            if (--pending_count_[c] == 0) continue;
+        }
+        pending_order_[kept++] = c;
+    }
+    pending_order_.resize(kept);
+}
+
+// ants.md 3.8: live players append; dead players' histories only grow when the value changes.
+void AntsEngine::record_histories() {
+    auto record = [&](std::vector<int>& history, int value, bool alive) {
+        if (alive) {
+            history.push_back(value);
+        } else if (value != history.back()) {
+            const int last = history.back();
+            while (static_cast<int>(history.size()) < turn_) history.push_back(last);
+            history.push_back(value);
+        }
+    };
+    for (int p = 0; p < players_; ++p) {
+        const bool alive = is_alive(p);
+        record(score_history_[p], score_[p], alive);
+        record(hive_history_[p], hive_[p], alive);
+    }
+}
+
+void AntsEngine::stamp_vision(int player, int c, int delta) {
+    auto& vision = vision_[player];
+    const int r = row_of(c), k = col_of(c);
+    if (delta < 0) {
+        for (const auto& o : view_offsets_) --vision[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
+        return;
+    }
+    auto& revealed = revealed_[player];
+    for (const auto& o : view_offsets_) {
+        const int v = wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc);
+        if (vision[v]++ == 0 && !revealed[v]) {
+            revealed[v] = 1;
+            if (water_[v]) revealed_water_[player].push_back(v);
+        }
+    }
+}
+
+// Incremental vision, equivalent to the union of discs around live ants. All removals come
+// first so that a square counted 0 -> 1 in the second pass really is visible now.
+void AntsEngine::update_vision() {
+    for (int a : killed_ants_) stamp_vision(ants_[a].owner, ants_[a].prev_cell, -1);
+    for (int a : live_) {
+        const Ant& ant = ants_[a];
+        if (!ant.orders.empty() && ant.orders.back() != '-') stamp_vision(ant.owner, ant.prev_cell, -1);
+    }
+    for (int a : live_) {
+        const Ant& ant = ants_[a];
+        if (ant.orders.empty() || ant.orders.back() != '-') stamp_vision(ant.owner, ant.cell, +1);
+    }
+    for (auto& w : revealed_water_) std::sort(w.begin(), w.end());
+}
+
+// ants.md section 2, "Player renumbering": owners of visible ants get the next number in the
+// row-major order of their first visible square.
+void AntsEngine::update_revealed_owners() {
+    std::vector<int> first_seen(players_);
+    for (int p = 0; p < players_; ++p) {
+        auto& sw = switch_[p];
+        if (std::find(sw.begin(), sw.end(), -1) == sw.end()) continue;
+        std::fill(first_seen.begin(), first_seen.end(), INT_MAX);
+        for (int a : live_) {
+            const Ant& ant = ants_[a];
+            if (sw[ant.owner] < 0 && vision_[p][ant.cell] > 0)
+                first_seen[ant.owner] = std::min(first_seen[ant.owner], ant.cell);
+        }
+        std::vector<int> owners;
+        for (int o = 0; o < players_; ++o)
+            if (first_seen[o] != INT_MAX) owners.push_back(o);
+        std::sort(owners.begin(), owners.end(), [&](int x, int y) { return first_seen[x] < first_seen[y]; });
+        int next = static_cast<int>(std::count_if(sw.begin(), sw.end(), [](int v) { return v >= 0; }));
+        for (int o : owners) sw[o] = next++;
+    }
+}
+
+// ants.md 3.8 cutoff bookkeeping: one side with >= cutoff_percent of the population.
+void AntsEngine::update_cutoff() {
+    std::vector<long long> pop(players_, 0);
+    std::vector<int> key_order;  // Python dict insertion order: ant owners, hill owners, FOOD
+    std::vector<char> present(players_, 0);
+    for (int a : live_) {
+        const int o = ants_[a].owner;
+        ++pop[o];
+        if (!present[o]) { present[o] = 1; key_order.push_back(o); }
+    }
+    for (const auto& hill : hills_) {
+        if (!hill.standing()) continue;
+        pop[hill.owner] += hive_[hill.owner];  // quirk 12.4: once per standing hill
+        if (!present[hill.owner]) { present[hill.owner] = 1; key_order.push_back(hill.owner); }
+    }
+    const long long food_count = static_cast<long long>(live_food_.size());
+    long long total = food_count;
+    for (long long v : pop) total += v;
+    key_order.push_back(kFoodLeader);
+    const double threshold = static_cast<double>(total) * params_.cutoff_percent;
+    for (int key : key_order) {
+        const long long count = key == kFoodLeader ? food_count : pop[key];
+        if (static_cast<double>(count) >= threshold) {
+            if (cutoff_bot_ == key) {
+                // "hill_kill" stall: an ant died this turn on a standing hill of someone else
+                bool hill_kill = false;
+                for (int a : killed_ants_) {
+                    const int h = hill_at_[ants_[a].cell];
+                    if (h >= 0 && hills_[h].standing() && hills_[h].owner != key) hill_kill = true;
+                }
+                if (!hill_kill) ++cutoff_turns_;
+            } else {
+                cutoff_bot_ = key;
+                cutoff_turns_ = 1;
+            }
+            return;
+        }
+    }
+    cutoff_bot_ = -2;
+    cutoff_turns_ = 0;
+}
+
+std::vector<int> AntsEngine::ranks() const {
+    std::vector<int> out(players_, 0);
+    for (int p = 0; p < players_; ++p)
+        for (int q = 0; q < players_; ++q)
+            if (score_[q] > score_[p]) ++out[p];
+    return out;
+}
+
+void AntsEngine::calc_significant_turns() {
+    const auto ranking = ranks();
+    if (!have_significant_ || ranking != ranking_bots_) ranking_turn_ = turn_;
+    ranking_bots_ = ranking;
+    const int best = *std::max_element(score_.begin(), score_.end());
+    std::vector<int> winners;
+    for (int p = 0; p < players_; ++p)
+        if (score_[p] == best) winners.push_back(p);
+    if (!have_significant_ || winners != winning_bot_) winning_turn_ = turn_;
+    winning_bot_ = winners;
+    have_significant_ = true;
+}
+
+// ants.md section 4
+bool AntsEngine::is_rank_stabilized() const {
+    for (int p = 0; p < players_; ++p) {
+        const bool has_hill = std::any_of(hills_.begin(), hills_.end(),
+                                          [&](const Hill& h) { return h.owner == p && h.standing(); });
+        if (!is_alive(p) || !has_hill) continue;
+        int max_score = score_[p];
+        for (const auto& h : hills_)
+            if (h.standing() && h.owner != p) max_score += kHillPoints;
+        for (int q = 0; q < players_; ++q) {
+            if (q == p) continue;
+            int min_score = score_[q];
+            for (const auto& h : hills_)
+                if (h.standing() && h.owner == q) min_score += kRazePoints;
+            if ((score_[p] < score_[q] && max_score >= min_score) ||
+                (score_[p] == score_[q] && max_score > min_score))
+                return false;
+        }
+    }
+    return true;
+}
+
+bool AntsEngine::game_over() {
+    int remaining = 0;
+    for (int p = 0; p < players_; ++p) remaining += is_alive(p) ? 1 : 0;
+    if (remaining < 1) { cutoff_ = "extermination"; return true; }
+    if (remaining == 1) { cutoff_ = "lone survivor"; return true; }
+    if (cutoff_turns_ >= params_.cutoff_turn) {
+        cutoff_ = cutoff_bot_ == kFoodLeader ? "food not being gathered" : "ants not razing hills";
+        return true;
+    }
+    if (is_rank_stabilized()) { cutoff_ = "rank stabilized"; return true; }
+    return false;
+}
+
+void AntsEngine::finish_game() {
+    std::vector<int> remaining;
+    for (int p = 0; p < players_; ++p)
+        if (is_alive(p)) remaining.push_back(p);
+    if (remaining.size() == 1) {
+        const int survivor = remaining[0];
+        for (auto& hill : hills_) {
+            if (hill.owner == survivor) continue;
+            if (hill.standing()) {
+                bonus_[survivor] += kHillPoints;
+                hill.killed_by = survivor;  // end_turn stays "end of game" (quirk 12.10)
+            }
+            if (!hill.raze_points) {
+                bonus_[hill.owner] += kRazePoints;
+                hill.raze_points = true;
+            }
+        }
+        for (int p = 0; p < players_; ++p) score_[p] += bonus_[p];
+    }
+    calc_significant_turns();
+    if (cutoff_.empty()) cutoff_ = "turn limit reached";
+    state_dirty_ = true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bot text
+
+std::string AntsEngine::player_start_text() const {
+    std::string out;
+    auto line = [&](const char* key, long long v) {
+        out += key;
+        out += ' ';
+        append_int(out, v);
+        out += '\n';
+    };
+    line("turn", 0);
+    line("loadtime", params_.loadtime_ms);
+    line("turntime", params_.turntime_ms);
+    line("rows", rows_);
+    line("cols", cols_);
+    line("turns", params_.turns);
+    line("viewradius2", params_.viewradius2);
+    line("attackradius2", params_.attackradius2);
+    line("spawnradius2", params_.spawnradius2);
+    line("player_seed", params_.player_seed);
+    return out;
+}
+
+void AntsEngine::rebuild_state_objects() {
+    state_objects_.clear();
+    const auto by_cell_owner = [](const StateObject& x, const StateObject& y) {
+        return x.cell != y.cell ? x.cell < y.cell : x.owner < y.owner;
+    };
+    std::size_t from = 0;
+    for (const auto& hill : hills_)
+        if (hill.standing()) state_objects_.push_back({'h', hill.cell, hill.owner});
+    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
+    from = state_objects_.size();
+    for (int a : live_) state_objects_.push_back({'a', ants_[a].cell, ants_[a].owner});
+    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
+    from = state_objects_.size();
+    for (int f : live_food_) state_objects_.push_back({'f', food_[f].cell, -1});
+    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
+    from = state_objects_.size();
+    for (int a : killed_ants_) state_objects_.push_back({'d', ants_[a].cell, ants_[a].owner});
+    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
+    state_dirty_ = false;
+}
+
+std::string AntsEngine::player_state_text(int player) {
+    if (state_dirty_) rebuild_state_objects();
+    std::string out;
+    out.reserve(64 + 12 * state_objects_.size());
+    auto coords = [&](char kind, int c) {
+        out += kind;
+        out += ' ';
+        append_int(out, row_of(c));
+        out += ' ';
+        append_int(out, col_of(c));
+    };
+    for (int c : revealed_water_[player]) {
+        coords('w', c);
+        out += '\n';
+    }
+    auto& sw = switch_[player];
+    const auto& vision = vision_[player];
+    for (const auto& obj : state_objects_) {
+        if (!(vision[obj.cell] > 0 || (obj.kind == 'd' && obj.owner == player))) continue;
+        coords(obj.kind, obj.cell);
+        if (obj.kind != 'f') {
+            // an ant can be seen for the first time in the turn it dies: number it now
+            if (sw[obj.owner] < 0)
+                sw[obj.owner] = static_cast<int>(std::count_if(sw.begin(), sw.end(), [](int v) { return v >= 0; }));
+            out += ' ';
+            append_int(out, sw[obj.owner]);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::vector<std::string> AntsEngine::order_for_player(int player, const std::vector<std::string>& data) const {
+    const auto& sw = switch_[player];
+    std::vector<std::string> out;
+    for (int i = 0; i < players_; ++i) {
+        auto it = std::find(sw.begin(), sw.end(), i);
+        out.push_back(it == sw.end() ? "None" : data[static_cast<std::size_t>(it - sw.begin())]);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay
+
+std::vector<std::string> AntsEngine::map_rows() const {
+    // The original renders through MAP_RENDER = "abcdefghij" "ABCDEFGHI" "0123456789" "?%*.!"
+    // indexed by the square's value (+10 for a hill with an ant, +20 for a hill without one,
+    // where the value of an empty hill is LAND = -2, hence 'I').
+    static const std::string render = "abcdefghijABCDEFGHI0123456789?%*.!";
+    auto at = [&](int index) { return render[static_cast<std::size_t>((index + static_cast<int>(render.size())) % static_cast<int>(render.size()))]; };
+    std::vector<std::string> out(rows_, std::string(cols_, '.'));
+    for (int c = 0; c < cells_; ++c) {
+        int value = -2;  // LAND
+        if (water_[c]) value = -4;
+        else if (ant_at_[c] >= 0) value = ants_[ant_at_[c]].owner;
+        else if (food_at_[c] >= 0) value = -3;
+        if (hill_at_[c] >= 0) value += ant_at_[c] >= 0 ? 10 : 20;
+        out[row_of(c)][col_of(c)] = at(value);
+    }
+    return out;
+}
+
+nlohmann::json AntsEngine::replaydata() const {
+    using nlohmann::json;
+    json r;
+    r["revision"] = 3;
+    r["players"] = players_;
+    r["loadtime"] = params_.loadtime_ms;
+    r["turntime"] = params_.turntime_ms;
+    r["turns"] = params_.turns;
+    r["viewradius2"] = params_.viewradius2;
+    r["attackradius2"] = params_.attackradius2;
+    r["spawnradius2"] = params_.spawnradius2;
+    r["engine_seed"] = params_.engine_seed;
+    r["player_seed"] = params_.player_seed;
+    r["food_rate"] = params_.food_rate;
+    r["food_turn"] = params_.food_turn;
+    r["food_start"] = params_.food_start;
+    r["map"] = {{"rows", rows_}, {"cols", cols_}, {"data", map_rows()}};
+    json food = json::array();
+    for (const auto& f : food_) {
+        json item = {row_of(f.cell), col_of(f.cell), f.start_turn, f.end_turn < 0 ? turn_ + 1 : f.end_turn};
+        if (f.owner != kNoOwner) item.push_back(f.owner);
+        food.push_back(std::move(item));
+    }
+    r["food"] = std::move(food);
+    json ants = json::array();
+    for (const auto& a : ants_)
+        ants.push_back({row_of(a.initial_cell), col_of(a.initial_cell), a.spawn_turn,
+                        a.alive() ? turn_ + 1 : a.die_turn, a.owner, a.orders});
+    r["ants"] = std::move(ants);
+    json hills = json::array();
+    for (const auto& h : hills_)
+        hills.push_back({row_of(h.cell), col_of(h.cell), h.owner, h.end_turn < 0 ? turn_ + 1 : h.end_turn});
+    r["hills"] = std::move(hills);
+    r["scores"] = score_history_;
+    r["bonus"] = bonus_;
+    r["hive_history"] = hive_history_;
+    r["winning_turn"] = winning_turn_;
+    r["ranking_turn"] = ranking_turn_;
+    r["cutoff"] = cutoff_;
+    return r;
+}
+
+}  // namespace arb::ants

@@ -1,0 +1,80 @@
+#pragma once
+// Food placers for the Ants engine (ants.md section 3.7).
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arbiter/core/rng.hpp"
+#include "rules/ants/ants_engine.hpp"
+
+namespace arb::ants {
+
+// --food none: nothing is ever placed.
+class NoFood final : public FoodSource {
+public:
+    void start_game(AntsEngine&) override {}
+    int place(AntsEngine&, int amount) override { return amount; }
+};
+
+// Food exactly as a recorded game had it (level A): items with start 0 before turn 1, items
+// with start t in the food phase of turn t, in recorded order. Records squares that were not free.
+class ScheduledFood final : public FoodSource {
+public:
+    struct Item { int cell; int start_turn; };
+    explicit ScheduledFood(std::vector<Item> items);
+    void start_game(AntsEngine& engine) override;
+    int place(AntsEngine& engine, int amount) override;
+    const std::vector<std::string>& problems() const { return problems_; }
+
+private:
+    void place_turn(AntsEngine& engine, int turn);
+    std::vector<Item> items_;
+    std::size_t next_ = 0;
+    std::vector<std::string> problems_;
+};
+
+// --food random: pending food on uniformly drawn land squares.
+class RandomFood final : public FoodSource {
+public:
+    explicit RandomFood(std::uint64_t seed) : rng_(seed) {}
+    void start_game(AntsEngine& engine) override;
+    int place(AntsEngine& engine, int amount) override;
+
+private:
+    Rng rng_;
+};
+
+// --food symmetric (the contest default): food in sets at the same offset from every player's
+// hill under one of the map's symmetries, sets cycled in shuffled passes, food queued until its
+// square is free. Randomness comes from the project's Rng, so a seed does not give the
+// original engine's food (that needs a CPython-compatible generator, level C).
+class SymmetricFood final : public FoodSource {
+public:
+    explicit SymmetricFood(std::uint64_t seed) : rng_(seed) {}
+    // Throws UserError when the map has no symmetry matching all players' hills (the original
+    // refuses such maps with --food symmetric). start_game() needs a symmetric map.
+    static void check_symmetric(const AntsEngine& engine);
+    void start_game(AntsEngine& engine) override;
+    int place(AntsEngine& engine, int amount) override;
+    std::size_t set_count() const { return normal_.sets.size(); }
+
+private:
+    struct Aim { int hill_cell; int aim; };
+    using FoodSet = std::vector<int>;
+    struct Cycle {
+        std::vector<FoodSet> sets;  // a deque with a sentinel (-1 index) marking a full pass
+        std::deque<int> queue;      // indices into sets, -1 = sentinel; back = next
+    };
+    static std::vector<std::vector<Aim>> symmetries(const AntsEngine& engine);
+    std::vector<FoodSet> food_sets(const AntsEngine& engine, bool starting) const;
+    int take(AntsEngine& engine, Cycle& cycle, int amount);
+
+    Rng rng_;
+    std::vector<Aim> symmetry_;
+    Cycle visible_, normal_;
+    bool started_ = false;
+};
+
+}  // namespace arb::ants

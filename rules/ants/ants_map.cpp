@@ -1,0 +1,111 @@
+#include "rules/ants/ants_map.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "arbiter/core/user_error.hpp"
+
+namespace arb::ants {
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+int parse_int(std::string_view value, const std::string& where) {
+    value = trim(value);
+    int out = 0;
+    auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+    if (ec != std::errc{} || ptr != value.data() + value.size())
+        throw UserError(where + ": expected an integer, got '" + std::string(value) + "'");
+    return out;
+}
+
+}  // namespace
+
+AntsMap parse_map(std::string_view text, const std::string& source) {
+    AntsMap map;
+    int row = 0;
+    bool saw_map_line = false;
+    // Hills grouped by owner in order of the owner's first appearance (a Python dict of lists).
+    std::vector<int> owner_order;
+    std::map<int, std::vector<HillSpec>> hills_by_owner;
+    std::size_t line_no = 0;
+    while (!text.empty()) {
+        auto nl = text.find('\n');
+        std::string_view raw = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        ++line_no;
+        std::string_view line = trim(raw);
+        if (line.empty() || line.front() == '#') continue;
+        const std::string where = source + " line " + std::to_string(line_no);
+        auto space = line.find(' ');
+        if (space == std::string_view::npos) throw UserError(where + ": expected 'key value'");
+        std::string key(line.substr(0, space));
+        for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        std::string_view value = line.substr(space + 1);
+        if (key == "rows") {
+            map.rows = parse_int(value, where);
+        } else if (key == "cols") {
+            map.cols = parse_int(value, where);
+        } else if (key == "players") {
+            map.players = parse_int(value, where);
+            if (map.players < 2 || map.players > 10)
+                throw UserError(where + ": player count must be between 2 and 10");
+        } else if (key == "m") {
+            if (!saw_map_line) {
+                if (map.players == 0) throw UserError(where + ": 'players' expected before map lines");
+                if (map.rows <= 0 || map.cols <= 0)
+                    throw UserError(where + ": 'rows' and 'cols' expected before map lines");
+                map.water.assign(static_cast<std::size_t>(map.rows) * map.cols, 0);
+                saw_map_line = true;
+            }
+            if (static_cast<int>(value.size()) != map.cols)
+                throw UserError(where + ": row " + std::to_string(row) + " has " +
+                                std::to_string(value.size()) + " cols, expected " + std::to_string(map.cols));
+            if (row >= map.rows) throw UserError(where + ": more map rows than 'rows " + std::to_string(map.rows) + "'");
+            for (int col = 0; col < map.cols; ++col) {
+                const char c = value[col];
+                int hill_owner = -1;
+                if (c >= 'a' && c < 'a' + map.players) {
+                    // an ant without a hill: only used by scenarios, ignored in normal games
+                } else if (c >= '0' && c < '0' + map.players) {
+                    hill_owner = c - '0';
+                } else if (c >= 'A' && c < 'A' + map.players) {
+                    hill_owner = c - 'A';
+                } else if (c == '%') {
+                    map.water[static_cast<std::size_t>(row) * map.cols + col] = 1;
+                } else if (c != '.' && c != '*') {
+                    throw UserError(where + ": invalid character in map: '" + std::string(1, c) + "'");
+                }
+                if (hill_owner >= 0) {
+                    if (!hills_by_owner.contains(hill_owner)) owner_order.push_back(hill_owner);
+                    hills_by_owner[hill_owner].push_back({row, col, hill_owner});
+                }
+            }
+            ++row;
+        }
+        // score, hive and unknown keys are ignored, as the original does for normal games
+    }
+    if (!saw_map_line) throw UserError(source + ": no map lines ('m ...')");
+    if (row != map.rows)
+        throw UserError(source + ": expected " + std::to_string(map.rows) + " map rows, got " + std::to_string(row));
+    if (hills_by_owner.empty()) throw UserError(source + ": the map has no hills");
+    for (int owner : owner_order)
+        for (const auto& hill : hills_by_owner[owner]) map.hills.push_back(hill);
+    return map;
+}
+
+AntsMap load_map_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UserError("cannot read map file '" + path + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_map(text.str(), path);
+}
+
+}  // namespace arb::ants

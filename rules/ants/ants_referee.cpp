@@ -1,0 +1,191 @@
+#include "rules/ants/ants_referee.hpp"
+
+#include <fmt/format.h>
+
+namespace arb::ants {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& s : items) {
+        if (!out.empty()) out += ' ';
+        out += s;
+    }
+    return out;
+}
+
+template <class T>
+std::vector<std::string> to_strings(const std::vector<T>& values) {
+    std::vector<std::string> out;
+    for (const auto& v : values) out.push_back(fmt::format("{}", v));
+    return out;
+}
+
+class AntsMatch {
+public:
+    AntsMatch(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings)
+        : engine_(engine), table_(table), settings_(settings), n_(engine.players()) {
+        outcome_.status.assign(n_, "survived");
+        outcome_.playerturns.assign(n_, 0);
+    }
+
+    AntsMatchOutcome play() {
+        // A bot that is not running at the start is out before turn 0 ("crashed 0").
+        for (int p = 0; p < n_; ++p)
+            if (p >= table_.size() || !table_.alive(p)) {
+                engine_.kill_player(p);
+                outcome_.status[p] = "crashed 0";
+            }
+        engine_.start_game();
+        int turn = 0;
+        {
+            std::vector<Request> requests;
+            for (int p = 0; p < n_; ++p)
+                if (engine_.is_alive(p)) requests.push_back({p, engine_.player_start_text() + "ready\n", go_framer()});
+            collect(requests, 0);
+        }
+        bool over = engine_.game_over();
+        while (!over && turn < engine_.params().turns) {
+            ++turn;
+            std::vector<Request> requests;
+            for (int p = 0; p < n_; ++p) {
+                if (!engine_.is_alive(p)) continue;
+                requests.push_back({p, "turn " + std::to_string(turn) + "\n" + engine_.player_state_text(p) + "go\n",
+                                    go_framer()});
+                outcome_.playerturns[p] = turn;
+            }
+            engine_.start_turn();
+            auto moves = collect(requests, turn);
+            std::vector<char> alive_before(n_);
+            for (int p = 0; p < n_; ++p) alive_before[p] = engine_.is_alive(p);
+            // ants.md section 2 step 6: when a fault already ended the game, no orders apply.
+            if (!engine_.game_over()) {
+                for (int p = 0; p < n_; ++p) {
+                    if (!engine_.is_alive(p)) continue;
+                    const OrderVerdicts verdicts = engine_.do_moves(p, moves[p]);
+                    log_verdicts(p, turn, verdicts);
+                    if (settings_.strict && !verdicts.invalid.empty()) {
+                        // Quirk 12.12: its valid orders of this turn still execute.
+                        engine_.kill_player(p);
+                        outcome_.status[p] = "invalid";
+                        table_.retire(p, SeatStatus::illegal, "invalid order: " + verdicts.invalid.front());
+                    }
+                }
+            }
+            engine_.finish_turn();
+            for (int p = 0; p < n_; ++p) {
+                if (!alive_before[p] || engine_.is_alive(p)) continue;
+                outcome_.status[p] = "eliminated";
+                outcome_.playerturns[p] = turn;
+                table_.send(p, end_message(p));
+                table_.retire(p, SeatStatus::killed, "eliminated (no ants left)");
+            }
+            over = engine_.game_over();
+        }
+        engine_.finish_game();
+        outcome_.game_length = turn;
+        for (int p = 0; p < n_; ++p)
+            if (engine_.is_alive(p) && table_.alive(p)) table_.send(p, end_message(p));
+        outcome_.replay = replay_json();
+        return outcome_;
+    }
+
+private:
+    // Asks every live bot at once; a bot that fails is out (its ants stay).
+    std::vector<std::vector<std::string>> collect(const std::vector<Request>& requests, int turn) {
+        std::vector<std::vector<std::string>> moves(n_);
+        if (requests.empty()) return moves;
+        const auto replies = table_.ask_all(requests);
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            const int p = requests[i].seat;
+            const Reply& reply = replies[i];
+            if (reply.ok()) {
+                moves[p] = reply.lines;
+                continue;
+            }
+            outcome_.status[p] = reply.status == ReplyStatus::timeout ? "timeout" : "crashed";
+            outcome_.playerturns[p] = turn;
+            engine_.kill_player(p);
+            table_.note(fmt::format("turn {} bot {} {}", turn, p, outcome_.status[p]));
+        }
+        return moves;
+    }
+
+    void log_verdicts(int p, int turn, const OrderVerdicts& v) {
+        if (!v.ignored.empty())
+            table_.note(fmt::format("turn {:4} bot {} ignored actions:\n{}", turn, p, fmt::join(v.ignored, "\n")));
+        if (!v.invalid.empty())
+            table_.note(fmt::format("turn {:4} bot {} invalid actions:\n{}", turn, p, fmt::join(v.invalid, "\n")));
+    }
+
+    std::string end_message(int p) {
+        std::string out = "end\nplayers " + std::to_string(n_) + "\n";
+        out += "score " + join(engine_.order_for_player(p, to_strings(engine_.scores()))) + "\n";
+        out += "status " + join(engine_.order_for_player(p, outcome_.status)) + "\n";
+        out += "playerturns " + join(engine_.order_for_player(p, to_strings(outcome_.playerturns))) + "\n";
+        out += engine_.player_state_text(p);
+        out += "go\n";
+        return out;
+    }
+
+    nlohmann::json replay_json() const {
+        nlohmann::json r;
+        r["challenge"] = "ants";
+        r["replayformat"] = "json";
+        r["replaydata"] = engine_.replaydata();
+        r["status"] = outcome_.status;
+        r["playerturns"] = outcome_.playerturns;
+        r["score"] = engine_.scores();
+        r["rank"] = engine_.ranks();
+        r["game_length"] = outcome_.game_length;
+        r["game_id"] = 0;
+        r["location"] = "localhost";
+        if (!settings_.player_names.empty()) r["playernames"] = settings_.player_names;
+        return r;
+    }
+
+    AntsEngine& engine_;
+    Table& table_;
+    const AntsRefereeSettings& settings_;
+    int n_;
+    AntsMatchOutcome outcome_;
+};
+
+}  // namespace
+
+ReplyFramer go_framer() {
+    return [](std::string_view line) {
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+        if (line.size() == 2 && (line[0] == 'g' || line[0] == 'G') && (line[1] == 'o' || line[1] == 'O'))
+            return Frame::end_skip;
+        return Frame::keep;
+    };
+}
+
+AntsMatchOutcome run_ants_match(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings) {
+    return AntsMatch(engine, table, settings).play();
+}
+
+RefereeResult referee_result(const AntsEngine& engine, const AntsMatchOutcome& outcome) {
+    RefereeResult out;
+    const auto ranks = engine.ranks();
+    for (int p = 0; p < engine.players(); ++p) {
+        ParticipantResult r;
+        r.seat = p;
+        r.score = engine.scores()[p];
+        r.rank = ranks[p] + 1;
+        const std::string& s = outcome.status[p];
+        if (s == "crashed" || s == "crashed 0") r.status = SeatStatus::crashed;
+        else if (s == "timeout") r.status = SeatStatus::timeout;
+        else if (s == "invalid") r.status = SeatStatus::illegal;
+        r.detail = s == "survived" ? "survived" : fmt::format("{} at turn {}", s, outcome.playerturns[p]);
+        out.participants.push_back(std::move(r));
+    }
+    out.pairs = derive_pairs_by_rank(out.participants);
+    out.end_reason = engine.cutoff();
+    out.turns = outcome.game_length;
+    return out;
+}
+
+}  // namespace arb::ants

@@ -1,0 +1,39 @@
+#pragma once
+// The Ants referee: the original engine's turn loop (ants.md section 2, worker/engine.py)
+// over a Table. Seat i is player i. Every bot gets exactly the text the original sends:
+// the turn-0 block + "ready", then "turn t", its visible state and "go" each turn, and the end
+// block; it answers with order lines ended by "go" (any case).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/seat.hpp"
+#include "rules/ants/ants_engine.hpp"
+#include "rules/game.hpp"
+
+namespace arb::ants {
+
+struct AntsRefereeSettings {
+    bool strict = false;                    // --strict: an invalid order line puts the bot out
+    std::vector<std::string> player_names;  // for the replay's playernames
+};
+
+struct AntsMatchOutcome {
+    std::vector<std::string> status;  // survived / eliminated / crashed / crashed 0 / timeout / invalid
+    std::vector<int> playerturns;
+    int game_length = 0;
+    nlohmann::json replay;            // the whole replay file, original format
+};
+
+// A "go" line ends a reply (case-insensitive, surrounding blanks ignored, as the original).
+ReplyFramer go_framer();
+
+// Plays a whole game on an engine that is set up and not started. Bot faults are results.
+AntsMatchOutcome run_ants_match(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings);
+
+// Scores, ranks (1 = best), statuses and rating pairs for the match record.
+RefereeResult referee_result(const AntsEngine& engine, const AntsMatchOutcome& outcome);
+
+}  // namespace arb::ants

@@ -1,0 +1,42 @@
+#pragma once
+// Reading replays in the original JSON format (ants.md 8.1) and replaying their recorded
+// orders and food through our engine (ants.md section 11, level A).
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/ants/ants_engine.hpp"
+#include "rules/ants/ants_food.hpp"
+#include "rules/game.hpp"
+
+namespace arb::ants {
+
+struct RecordedGame {
+    nlohmann::json replaydata;           // the replaydata object
+    nlohmann::json meta;                 // the wrapper without replaydata ({} for a bare replay)
+    AntsMap map;                         // water from map.data '%', hills from replaydata.hills
+    AntsParams params;
+    int players = 0;
+    std::vector<std::string> status;      // per player, empty if not recorded
+    std::vector<int> playerturns;         // per player, empty if not recorded
+};
+
+// Throws UserError naming the file when it is not an Ants replay we can read.
+RecordedGame load_recorded_game(const std::filesystem::path& path);
+RecordedGame parse_recorded_game(const nlohmann::json& replay, const std::string& source);
+
+// The recorded food as a ScheduledFood source, and a spawn tie-break that prefers the hill the
+// replay shows a spawn on.
+std::unique_ptr<ScheduledFood> recorded_food(const RecordedGame& game);
+SpawnKey recorded_spawn_key(const RecordedGame& game);
+
+// Plays the recorded orders through the engine and compares every turn; ok only with zero
+// differences. `steps` = turns compared.
+VerifyOutcome verify_recorded_game(const RecordedGame& game);
+VerifyOutcome verify_replay_file(const std::filesystem::path& path);
+
+}  // namespace arb::ants

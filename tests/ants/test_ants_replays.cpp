@@ -1,0 +1,42 @@
+// Level A (ants.md section 11): the recorded orders and food of games played by the original
+// engine, replayed through ours, give the same state after every turn.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "rules/ants/ants_replay.hpp"
+
+namespace {
+
+const std::filesystem::path kReplays = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/replays";
+
+void check_replay(const std::string& name, int expected_turns) {
+    const auto outcome = arb::ants::verify_replay_file(kReplays / name);
+    INFO(outcome.first_difference);
+    CHECK(outcome.ok);
+    CHECK(outcome.steps == expected_turns);
+}
+
+}  // namespace
+
+TEST_CASE("level A: maze_02p_02 HunterBot vs GreedyBot replays with zero differences") {
+    check_replay("maze_02p_02__HunterBot_vs_GreedyBot__seed42__rank_stabilized.replay.json", 396);
+}
+
+TEST_CASE("level A: random_walk_04p_01 four bots lone survivor replays with zero differences") {
+    check_replay("random_walk_04p_01__Hunter_Lefty_Random_Greedy__seed42__lone_survivor.replay.json", 725);
+}
+
+TEST_CASE("level A: the io fixture replay replays with zero differences") {
+    check_replay("io_fixture_random_walk_04p_01/0.replay", 725);
+}
+
+TEST_CASE("level A: a tampered replay is reported at the first differing turn") {
+    auto game = arb::ants::load_recorded_game(
+        kReplays / "maze_02p_02__HunterBot_vs_GreedyBot__seed42__rank_stabilized.replay.json");
+    // Move one recorded hive value: the comparison must name that turn and field.
+    game.replaydata["hive_history"][0][50] = game.replaydata["hive_history"][0][50].get<int>() + 7;
+    const auto outcome = arb::ants::verify_recorded_game(game);
+    CHECK_FALSE(outcome.ok);
+    CHECK(outcome.first_difference.rfind("turn 50: field 'hive_history'", 0) == 0);
+}
