@@ -1,0 +1,134 @@
+// Level B (ants.md section 11): the text every bot receives. The io fixture holds, per bot, the
+// exact input the original engine sent (0.botN.input), the orders it accepted (0.botN.output)
+// and the rejected ones with reasons (0.botN.error). We drive our referee through a
+// ScriptedTable whose bots answer with those orders, feed the recorded food, and compare.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "arbiter/core/scripted_table.hpp"
+#include "rules/ants/ants_referee.hpp"
+#include "rules/ants/ants_replay.hpp"
+
+namespace {
+
+const std::filesystem::path kFixture =
+    std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/replays/io_fixture_random_walk_04p_01";
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE_MESSAGE(in, "cannot read " << path.string());
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+// "# turn N" headers followed by the lines the bot sent that turn; rejected ones carry the
+// engine's verdict as " # reason", which we strip to get back what the bot sent.
+std::map<int, std::vector<std::string>> orders_by_turn(const std::string& output) {
+    std::map<int, std::vector<std::string>> out;
+    int turn = -1;
+    for (const auto& line : split_lines(output)) {
+        if (line.rfind("# turn ", 0) == 0) {
+            turn = std::stoi(line.substr(7));
+            out[turn];
+        } else if (turn >= 0 && !line.empty()) {
+            out[turn].push_back(line.substr(0, line.find(" # ")));
+        }
+    }
+    return out;
+}
+
+struct FixtureRun {
+    std::vector<std::string> received;  // per bot, everything the referee sent
+    std::vector<std::string> notes;     // the referee's transcript notes
+    arb::ants::AntsMatchOutcome outcome;
+};
+
+FixtureRun run_fixture() {
+    const auto game = arb::ants::load_recorded_game(kFixture / "0.replay");
+    const int players = game.players;
+    std::vector<std::map<int, std::vector<std::string>>> orders(players);
+    for (int p = 0; p < players; ++p) {
+        orders[p] = orders_by_turn(read_file(kFixture / ("0.bot" + std::to_string(p) + ".output")));
+    }
+    FixtureRun run;
+    run.received.resize(players);
+    std::vector<arb::ScriptedTable::Seat> seats;
+    for (int p = 0; p < players; ++p) {
+        arb::ScriptedTable::Seat seat;
+        seat.info = {p, "bot" + std::to_string(p), "p" + std::to_string(p)};
+        seat.bot = [&run, &orders, p](std::string_view request) {
+            run.received[p] += std::string(request);
+            if (request.rfind("turn ", 0) != 0) return arb::ScriptedAnswer::text("");
+            const int turn = std::stoi(std::string(request.substr(5, request.find('\n') - 5)));
+            std::string answer;
+            if (auto it = orders[p].find(turn); it != orders[p].end())
+                for (const auto& line : it->second) answer += line + "\n";
+            return arb::ScriptedAnswer::text(answer + "go\n");
+        };
+        seats.push_back(std::move(seat));
+    }
+    arb::ScriptedTable table(std::move(seats));
+    arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
+                                 arb::ants::recorded_spawn_key(game));
+    run.outcome = arb::ants::run_ants_match(engine, table, {});
+    for (const auto& line : table.transcript())
+        if (line.rfind("# ", 0) == 0) run.notes.push_back(line.substr(2));
+    return run;
+}
+
+}  // namespace
+
+TEST_CASE("level B: every bot of the io fixture receives the original text line for line") {
+    const FixtureRun run = run_fixture();
+    for (int p = 0; p < static_cast<int>(run.received.size()); ++p) {
+        const auto expected = split_lines(read_file(kFixture / ("0.bot" + std::to_string(p) + ".input")));
+        const auto got = split_lines(run.received[p]);
+        std::size_t i = 0;
+        while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
+        INFO("bot " << p << " first difference at line " << i + 1 << ": expected '"
+                    << (i < expected.size() ? expected[i] : "<end>") << "', got '" << (i < got.size() ? got[i] : "<end>")
+                    << "'");
+        CHECK(i == expected.size());
+        CHECK(got.size() == expected.size());
+    }
+    CHECK(run.outcome.game_length == 725);
+    CHECK(run.outcome.status == std::vector<std::string>{"survived", "eliminated", "eliminated", "eliminated"});
+    CHECK(run.outcome.playerturns == std::vector<int>{725, 101, 216, 725});
+}
+
+TEST_CASE("level B: the rejected order lines of the io fixture get the original verdicts") {
+    const FixtureRun run = run_fixture();
+    // The referee notes "turn %4d bot %d invalid actions:" blocks exactly as the error logs.
+    for (int p = 0; p < static_cast<int>(run.received.size()); ++p) {
+        const auto expected = read_file(kFixture / ("0.bot" + std::to_string(p) + ".error"));
+        std::string got;
+        const std::string tag = " bot " + std::to_string(p) + " ";
+        for (const auto& note : run.notes)
+            if (note.find(tag) != std::string::npos && note.find(" actions:") != std::string::npos) got += note + "\n";
+        CHECK_MESSAGE(got == expected, "bot " << p);
+    }
+}
+
+TEST_CASE("level B: our replay of the io fixture game equals the original replay's game data") {
+    const FixtureRun run = run_fixture();
+    const auto original = arb::ants::load_recorded_game(kFixture / "0.replay");
+    for (const char* key : {"ants", "food", "hills", "scores", "hive_history", "bonus", "cutoff", "winning_turn",
+                            "ranking_turn", "players", "turns", "viewradius2", "attackradius2", "spawnradius2"})
+        CHECK_MESSAGE(run.outcome.replay["replaydata"][key] == original.replaydata[key], key);
+    for (const char* key : {"score", "rank", "status", "playerturns", "game_length", "challenge", "replayformat"})
+        CHECK_MESSAGE(run.outcome.replay[key] == original.meta[key], key);
+    // The final-state map rendering, including the original's 'I' for empty hills.
+    CHECK(run.outcome.replay["replaydata"]["map"] == original.replaydata["map"]);
+}
