@@ -144,7 +144,7 @@ const std::vector<std::string>& known_keys() {
     static const std::vector<std::string> keys = {
         "name",    "game",        "format",     "seed",        "rounds",    "time_budget",
         "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
-        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs"};
+        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder"};
     return keys;
 }
 
@@ -218,6 +218,7 @@ public:
         if (has("freeze_idle")) c.freeze_idle = boolean("freeze_idle");
         if (has("out")) c.out_dir = text("out");
         if (has("jobs")) c.jobs = static_cast<int>(integer("jobs", 0));
+        if (has("ladder")) c.ladder = ladder();
         return c;
     }
 
@@ -260,6 +261,30 @@ private:
             out.push_back(item.get<std::string>());
         }
         return out;
+    }
+    LadderSettings ladder() const {
+        const json& l = at("ladder");
+        if (!l.is_object()) fail("/ladder", "'ladder' must be an object");
+        static const std::vector<std::string> keys = {"target_interval", "max_matches", "min_rounds", "better_los",
+                                                      "worse_los"};
+        LadderSettings s;
+        for (const auto& [key, value] : l.items()) {
+            const std::string pointer = "/ladder/" + key;
+            if (std::find(keys.begin(), keys.end(), key) == keys.end())
+                fail(pointer, "unknown key 'ladder." + key + "'");
+            const bool integral = key == "max_matches" || key == "min_rounds";
+            if (integral ? !value.is_number_integer() : !value.is_number())
+                fail(pointer, "'ladder." + key + "' must be " + (integral ? "an integer" : "a number"));
+            const double v = value.get<double>();
+            if (v < 0 || ((key == "better_los" || key == "worse_los") && v > 1))
+                fail(pointer, "'ladder." + key + "' is out of range");
+            if (key == "target_interval") s.target_interval = v;
+            if (key == "max_matches") s.max_matches = static_cast<int>(v);
+            if (key == "min_rounds") s.min_rounds = static_cast<int>(v);
+            if (key == "better_los") s.better_los = v;
+            if (key == "worse_los") s.worse_los = v;
+        }
+        return s;
     }
     std::vector<BotSpec> bots(const std::string& key) const {
         std::vector<BotSpec> out;

@@ -19,7 +19,9 @@
 //     "options": {"deals": 13},           // game options
 //     "memory_mib": 400, "freeze_idle": false,
 //     "out": "arbiter-out/itpw",          // transcripts and bot logs ("" = none)
-//     "jobs": 2
+//     "jobs": 2,
+//     "ladder": {"target_interval": 50, "max_matches": 160, "min_rounds": 2,
+//                "better_los": 0.95, "worse_los": 0.05}   // arbiter ladder only
 //   }
 #include <cstdint>
 #include <filesystem>
@@ -37,6 +39,15 @@ enum class Seating { rotations, permutations };
 
 const char* to_string(Format format);
 const char* to_string(Seating seating);
+
+// The nightly ladder's stopping rule and verdict thresholds (config key "ladder").
+struct LadderSettings {
+    double target_interval = 50;  // Elo: stop when the new bot's 95% interval half-width is below
+    int max_matches = 160;        // game budget of one ladder run
+    int min_rounds = 2;           // never judge on fewer rounds
+    double better_los = 0.95;     // LOS(new > previous) at or above: better
+    double worse_los = 0.05;      // at or below: worse
+};
 
 struct TournamentConfig {
     std::string name;
@@ -58,7 +69,8 @@ struct TournamentConfig {
     bool freeze_idle = false;
     std::string out_dir;
     int jobs = 0;                    // 0 = number of cores; not part of the tournament's identity
-    std::map<std::string, std::string> option_locations;  // option key -> "FILE:LINE" for messages
+    std::map<std::string, std::string> option_locations;
+    LadderSettings ladder;  // option key -> "FILE:LINE" for messages
 
     // The fields that define the schedule and results, as canonical JSON. A resumed run must
     // match the stored one exactly (jobs, time budget and out dir may change between runs).

@@ -150,6 +150,41 @@ std::string stem_of(const ScheduledMatch& m) { return fmt::format("r{}-g{}-s{}",
 
 }  // namespace
 
+std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>& requests, int jobs,
+                                                const MatchFunction& play) {
+    std::vector<ConcurrentResult> out(requests.size());
+    std::mutex mutex;
+    std::size_t next = 0;
+    int running = 0;
+    auto work = [&] {
+        while (true) {
+            std::size_t i;
+            LoadNote note;
+            {
+                std::lock_guard lock(mutex);
+                if (next >= requests.size()) return;
+                i = next++;
+                ++running;
+                note = LoadNote{utc_timestamp_now(), running, jobs, core_count(), machine_load_now()};
+            }
+            out[i].load = note;
+            try {
+                out[i].record = play(requests[i]);
+            } catch (...) {
+                out[i].error = std::current_exception();
+            }
+            std::lock_guard lock(mutex);
+            --running;
+        }
+    };
+    std::vector<std::thread> threads;
+    const int n = std::max(1, std::min<int>(jobs, static_cast<int>(requests.size())));
+    for (int t = 1; t < n; ++t) threads.emplace_back(work);
+    work();
+    for (auto& t : threads) t.join();
+    return out;
+}
+
 std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played) {
     std::map<std::string, BotFaults> out;
     for (const auto& m : played) {
@@ -372,7 +407,7 @@ TournamentOutcome TournamentRunner::run() {
                 try {
                     std::rethrow_exception(c.error);
                 } catch (const UserError& e) {
-                    spdlog::error("match {}: {}", c.match.key, e.what());
+                    if (!fatal) spdlog::error("match {}: {}", c.match.key, e.what());
                     if (!fatal) fatal = c.error;
                     pool.stop_taking();
                 } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 // its schedule key, and resumes exactly: a second run of the same config plays only the
 // scheduled matches without a result, then continues planning from stored results.
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <optional>
 #include <string>
@@ -68,6 +69,16 @@ private:
     std::map<std::string, BotSpec> specs_;
     GameOptions game_options_;
 };
+
+// Plays independent matches on up to `jobs` threads; results in input order. An entry without
+// a record holds the exception that match threw.
+struct ConcurrentResult {
+    std::optional<MatchRecord> record;
+    std::exception_ptr error;
+    LoadNote load;
+};
+std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>& requests, int jobs,
+                                                const MatchFunction& play);
 
 // Per-bot fault counts over records.
 std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played);

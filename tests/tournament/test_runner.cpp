@@ -177,8 +177,8 @@ TEST_CASE("resume after interruptions gives the same results as an uninterrupted
 }
 
 TEST_CASE("a bot that fails every match is reported, never retried") {
-    TournamentConfig c = config_of(3, 2, 2);
-    c.bots.push_back(parse_bot_spec("name=crash9 cmd=/bin/true"));
+    TournamentConfig c = config_of(4, 2, 2);
+    c.bots.back() = parse_bot_spec("name=crash9 cmd=/bin/true");
     auto store = rating::Store::open(temp_db("faults").string(), rating::OpenMode::create_or_open);
     const GameDescriptor game = fake_game();
     const auto o = TournamentRunner(c, game, store, fake_match, simple_fit, quiet(2)).run();
