@@ -10,9 +10,12 @@
 #include "arbiter/core/rng.hpp"
 #include "arbiter/core/user_error.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
+#include "fake_game.hpp"
 
 using namespace arb;
 using namespace arb::tournament;
+using arb::test::fake_game;
+using arb::test::fake_match;
 
 namespace {
 
@@ -24,42 +27,6 @@ std::filesystem::path temp_db(const std::string& name) {
     std::filesystem::remove(path.string() + "-wal");
     std::filesystem::remove(path.string() + "-shm");
     return path;
-}
-
-GameDescriptor fake_game() {
-    GameDescriptor g;
-    g.name = "fake";
-    g.min_bots = 2;
-    g.max_bots = 4;
-    return g;
-}
-
-// A deterministic "game": each bot's score = strength + noise from the match seed. Bots whose
-// name starts with "crash" fail at once.
-MatchRecord fake_match(const MatchRequest& request) {
-    MatchRecord r;
-    r.game = request.game;
-    r.seed = request.seed;
-    r.deal_set = request.deal_set;
-    r.rotation = request.rotation;
-    r.end_reason = "completed";
-    Rng rng(request.seed);
-    std::optional<int> faulty;
-    for (int s = 0; s < static_cast<int>(request.bots.size()); ++s) {
-        ParticipantResult p;
-        p.bot = request.bots[s].name;
-        p.seat = s;
-        const int strength = p.bot.back() - '0';
-        p.score = strength * 3 + static_cast<double>(rng.below(20));
-        if (p.bot.rfind("crash", 0) == 0 && !faulty) {
-            p.status = SeatStatus::crashed;
-            faulty = s;
-        }
-        r.participants.push_back(p);
-    }
-    assign_ranks_by_score(r.participants);
-    r.pairs = derive_pairs_fault_loses(r.participants, faulty);
-    return r;
 }
 
 TournamentConfig config_of(int bots, int rounds, int random_rounds) {

@@ -1,0 +1,324 @@
+#include "arbiter/report/html_report.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/user_error.hpp"
+#include "rating/bayeselo.hpp"
+
+namespace arb::report {
+namespace {
+
+using nlohmann::json;
+
+struct Failure {
+    std::int64_t match_id = 0;
+    std::string started_at;
+    std::string bot;
+    SeatStatus status = SeatStatus::ok;
+    std::string detail;
+    std::string transcript;  // link target, "" if none
+};
+
+struct FaultCounts {
+    int matches = 0, timeout = 0, crashed = 0, illegal = 0, killed = 0;
+};
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "";
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Links work from the report folder: relative when the transcript can be reached that way.
+std::string link_to(const std::string& transcript, const std::filesystem::path& out_dir) {
+    if (transcript.empty()) return "";
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(transcript, ec);
+    if (ec) return "";
+    const auto relative = std::filesystem::relative(absolute, std::filesystem::absolute(out_dir), ec);
+    if (!ec && !relative.empty()) return relative.generic_string();
+    return "file://" + absolute.generic_string();
+}
+
+// JSON inside <script>: "</" must not end the element.
+std::string script_safe(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') out += "<\\";
+        else out += text[i];
+    }
+    return out;
+}
+
+std::string los_colour(double p) {
+    // Red (0) through white (0.5) to green (1).
+    const int strength = static_cast<int>(std::abs(p - 0.5) * 2 * 155);
+    return p >= 0.5 ? fmt::format("rgb({},{},{})", 255 - strength, 255, 255 - strength)
+                    : fmt::format("rgb({},{},{})", 255, 255 - strength, 255 - strength);
+}
+
+const char* kStyle = R"(
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1200px; }
+h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: .5em 0 1.5em; font-size: .9em; }
+th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: right; }
+th { background: #f3f3f3; } td.name, th.name { text-align: left; }
+.los td { text-align: center; min-width: 3em; }
+.chart { max-width: 900px; margin-bottom: 1.5em; }
+.note { color: #666; font-size: .9em; }
+.bad { color: #a00; font-weight: bold; }
+)";
+
+const char* kChartScript = R"(
+for (const g of REPORT.games) {
+  const table = document.getElementById('ratings-' + g.id);
+  if (table && g.rows.length) {
+    new Chart(table, {
+      type: 'bar',
+      data: {
+        labels: g.rows.map(r => r.name),
+        datasets: [
+          { label: '95% interval', data: g.rows.map(r => [r.elo - r.minus, r.elo + r.plus]),
+            backgroundColor: 'rgba(54,162,235,0.35)', borderColor: 'rgb(54,162,235)', borderWidth: 1,
+            barPercentage: 0.5 },
+          { label: 'rating', type: 'line', data: g.rows.map(r => r.elo), showLine: false,
+            pointRadius: 5, pointStyle: 'rectRot', backgroundColor: 'rgb(20,60,120)', borderColor: 'rgb(20,60,120)' }
+        ]
+      },
+      options: { indexAxis: 'y', animation: false, plugins: { legend: { position: 'bottom' } },
+                 scales: { x: { title: { display: true, text: 'Elo' } } } }
+    });
+  }
+  const history = document.getElementById('history-' + g.id);
+  if (history && g.history.labels.length) {
+    new Chart(history, {
+      type: 'line',
+      data: { labels: g.history.labels,
+              datasets: g.history.series.map((s, i) => ({ label: s.bot, data: s.elo, spanGaps: true,
+                borderColor: `hsl(${(i * 137) % 360},65%,45%)`, backgroundColor: `hsl(${(i * 137) % 360},65%,45%)` })) },
+      options: { animation: false, plugins: { legend: { position: 'bottom' } },
+                 scales: { y: { title: { display: true, text: 'Elo' } } } }
+    });
+  }
+}
+)";
+
+}  // namespace
+
+std::string escape_html(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options) {
+    ReportSummary summary;
+    std::vector<std::string> games = store.games();
+    if (options.game) {
+        if (std::find(games.begin(), games.end(), *options.game) == games.end())
+            throw UserError("the database " + store.path() + " has no matches of game '" + *options.game + "'");
+        games = {*options.game};
+    }
+    const std::string chartjs = read_file(options.chartjs);
+    summary.charts = !chartjs.empty();
+
+    std::string body;
+    json data;
+    data["games"] = json::array();
+    int section = 0;
+    for (const auto& game : games) {
+        rating::MatchFilter filter;
+        filter.game = game;
+        filter.tournament = options.tournament;
+        const auto matches = store.matches(filter);
+        if (matches.empty()) continue;
+        ++summary.games;
+        summary.matches += static_cast<int>(matches.size());
+        const std::string id = std::to_string(section++);
+        body += fmt::format("<h2>{}</h2>\n<p class=\"note\">{} matches{}, {} to {}</p>\n", escape_html(game),
+                            matches.size(), options.tournament ? " of tournament " + escape_html(*options.tournament) : "",
+                            escape_html(matches.front().record.started_at), escape_html(matches.back().record.started_at));
+
+        // Ratings.
+        json g;
+        g["id"] = id;
+        g["rows"] = json::array();
+        const rating::ResultSet results = store.pair_games(filter);
+        std::optional<rating::RatingResult> fit;
+        if (!results.empty()) {
+            rating::EloOptions elo;
+            elo.advantage = 0;  // seats are symmetric after rotation (planowanie.md 5.1)
+            elo.want_los = true;
+            fit = rating::rate(results, elo);
+        }
+        body += "<h3>Ratings (BayesElo, 95% intervals)</h3>\n";
+        if (fit) {
+            if (summary.charts)
+                body += fmt::format("<div class=\"chart\"><canvas id=\"ratings-{}\" height=\"{}\"></canvas></div>\n", id,
+                                    60 + 22 * fit->rows.size());
+            body += "<table><tr><th>Rank</th><th class=\"name\">Bot</th><th>Elo</th><th>+</th><th>&minus;</th>"
+                    "<th>Games</th><th>Score</th><th>Oppo</th><th>Draws</th></tr>\n";
+            for (const auto& r : fit->rows) {
+                body += fmt::format(
+                    "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0f}</td><td>{:.0f}</td><td>{:.0f}</td><td>{}</td>"
+                    "<td>{:.0f}%</td><td>{:.0f}</td><td>{:.0f}%</td></tr>\n",
+                    r.rank, escape_html(r.name), r.elo, r.plus, r.minus, r.games, 100 * r.score, r.oppo, 100 * r.draws);
+                g["rows"].push_back({{"name", r.name}, {"elo", r.elo}, {"plus", r.plus}, {"minus", r.minus}});
+            }
+            body += "</table>\n";
+        } else {
+            body += "<p class=\"note\">No pairwise results to rate.</p>\n";
+        }
+
+        // Rating history over ladder (and other) snapshots of this game.
+        std::vector<rating::Snapshot> snapshots;
+        for (auto& s : store.snapshots())
+            if (s.game == game) snapshots.push_back(std::move(s));
+        std::sort(snapshots.begin(), snapshots.end(),
+                  [](const auto& a, const auto& b) { return std::tie(a.created_at, a.id) < std::tie(b.created_at, b.id); });
+        json history;
+        history["labels"] = json::array();
+        history["series"] = json::array();
+        std::map<std::string, std::vector<json>> series;
+        for (std::size_t i = 0; i < snapshots.size(); ++i) {
+            history["labels"].push_back(snapshots[i].created_at.substr(0, 16) + " " + snapshots[i].label);
+            for (const auto& row : snapshots[i].rows) {
+                auto& s = series[row.bot];
+                s.resize(snapshots.size(), json(nullptr));
+                s[i] = row.elo;
+            }
+        }
+        for (auto& [bot, values] : series) {
+            values.resize(snapshots.size(), json(nullptr));
+            history["series"].push_back({{"bot", bot}, {"elo", values}});
+        }
+        g["history"] = history;
+        body += "<h3>Rating history</h3>\n";
+        if (snapshots.empty()) {
+            body += "<p class=\"note\">No rating snapshots yet (each <code>arbiter ladder</code> run stores one).</p>\n";
+        } else if (summary.charts) {
+            body += fmt::format("<div class=\"chart\"><canvas id=\"history-{}\" height=\"110\"></canvas></div>\n", id);
+        }
+        if (!snapshots.empty()) {
+            body += "<table><tr><th class=\"name\">Snapshot</th>";
+            for (const auto& [bot, values] : series) body += "<th>" + escape_html(bot) + "</th>";
+            body += "</tr>\n";
+            for (std::size_t i = 0; i < snapshots.size(); ++i) {
+                body += "<tr><td class=\"name\">" + escape_html(history["labels"][i].get<std::string>()) + "</td>";
+                for (const auto& [bot, values] : series)
+                    body += values[i].is_null() ? "<td></td>" : fmt::format("<td>{:.0f}</td>", values[i].get<double>());
+                body += "</tr>\n";
+            }
+            body += "</table>\n";
+        }
+
+        // LOS matrix, rows and columns by rating.
+        if (fit && fit->los.size() == fit->player_count * fit->player_count && !fit->rows.empty()) {
+            const std::size_t n = fit->player_count;
+            body += "<h3>Likelihood of superiority</h3>\n<p class=\"note\">P(row bot is stronger than column bot).</p>\n"
+                    "<table class=\"los\"><tr><th></th>";
+            for (const auto& c : fit->rows) body += "<th>" + escape_html(c.name) + "</th>";
+            body += "</tr>\n";
+            for (const auto& r : fit->rows) {
+                body += "<tr><th class=\"name\">" + escape_html(r.name) + "</th>";
+                for (const auto& c : fit->rows) {
+                    if (r.player == c.player) {
+                        body += "<td></td>";
+                        continue;
+                    }
+                    const double p = fit->los[r.player * n + c.player];
+                    body += fmt::format("<td style=\"background:{}\">{:.2f}</td>", los_colour(p), p);
+                }
+                body += "</tr>\n";
+            }
+            body += "</table>\n";
+        }
+
+        // Failures.
+        std::map<std::string, FaultCounts> counts;
+        std::vector<Failure> failures;
+        for (const auto& m : matches) {
+            for (const auto& p : m.record.participants) {
+                auto& c = counts[p.bot];
+                ++c.matches;
+                if (p.status == SeatStatus::ok) continue;
+                if (p.status == SeatStatus::timeout) ++c.timeout;
+                if (p.status == SeatStatus::crashed) ++c.crashed;
+                if (p.status == SeatStatus::illegal) ++c.illegal;
+                if (p.status == SeatStatus::killed) ++c.killed;
+                failures.push_back({m.id, m.record.started_at, p.bot, p.status, p.detail,
+                                    link_to(m.record.transcript_path, options.out_dir)});
+            }
+        }
+        body += "<h3>Failures</h3>\n<table><tr><th class=\"name\">Bot</th><th>Matches</th><th>Timeouts</th>"
+                "<th>Crashes</th><th>Illegal moves</th><th>Killed</th></tr>\n";
+        for (const auto& [bot, c] : counts) {
+            const bool all_failed = c.matches > 0 && c.timeout + c.crashed + c.illegal + c.killed == c.matches;
+            body += fmt::format("<tr><td class=\"name{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                                all_failed ? " bad" : "", escape_html(bot) + (all_failed ? " (failed every match)" : ""),
+                                c.matches, c.timeout, c.crashed, c.illegal, c.killed);
+        }
+        body += "</table>\n";
+        if (!failures.empty()) {
+            body += fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th>Match</th><th>Started</th>"
+                                "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
+                                "<th class=\"name\">Transcript</th></tr>\n",
+                                failures.size(),
+                                static_cast<int>(failures.size()) > options.max_failure_links
+                                    ? fmt::format(" (the last {} listed)", options.max_failure_links)
+                                    : "");
+            const std::size_t first = failures.size() > static_cast<std::size_t>(options.max_failure_links)
+                                          ? failures.size() - options.max_failure_links
+                                          : 0;
+            for (std::size_t i = first; i < failures.size(); ++i) {
+                const auto& f = failures[i];
+                body += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
+                                    "<td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
+                                    f.match_id, escape_html(f.started_at), escape_html(f.bot), to_string(f.status),
+                                    escape_html(f.detail),
+                                    f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
+            }
+            body += "</table></details>\n";
+        }
+        data["games"].push_back(g);
+    }
+    if (summary.games == 0) throw UserError("the database " + store.path() + " has no matches to report");
+
+    std::filesystem::create_directories(options.out_dir);
+    summary.page = options.out_dir / "index.html";
+    std::ofstream out(summary.page, std::ios::binary);
+    if (!out) throw UserError("cannot write " + summary.page.string());
+    out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>arbiter report</title>\n<style>"
+        << kStyle << "</style>\n</head><body>\n<h1>arbiter report</h1>\n"
+        << fmt::format("<p class=\"note\">Database {} &middot; generated {} &middot; {} matches</p>\n",
+                       escape_html(store.path()), utc_timestamp_now(), summary.matches);
+    if (!summary.charts)
+        out << "<p class=\"note\">Charts need Chart.js (Debian: <code>apt-get install libjs-chart.js</code>, or "
+               "<code>arbiter report --chartjs FILE</code>); the tables below have every number.</p>\n";
+    out << body;
+    if (summary.charts) {
+        out << "<script>\n" << script_safe(chartjs) << "\n</script>\n";
+        out << "<script>\nconst REPORT = " << script_safe(data.dump()) << ";\n" << kChartScript << "</script>\n";
+    }
+    out << "</body></html>\n";
+    return summary;
+}
+
+}  // namespace arb::report

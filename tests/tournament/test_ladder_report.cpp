@@ -1,0 +1,131 @@
+// The nightly ladder (verdicts, exit codes, resume) and the HTML report, over the fake game
+// and a real SQLite store.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/user_error.hpp"
+#include "arbiter/ladder/ladder.hpp"
+#include "arbiter/report/html_report.hpp"
+#include "fake_game.hpp"
+
+using namespace arb;
+
+namespace {
+
+std::filesystem::path temp_dir(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("arbiter-ladder-test-" + std::to_string(getpid())) / name;
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+ladder::LadderRequest request_for(const std::string& bot_name, const std::filesystem::path& dir) {
+    ladder::LadderRequest r;
+    r.config.game = "fake";
+    r.config.seed = 11;
+    r.config.players = 4;
+    for (const char* name : {"alpha1", "beta2", "gamma3"})
+        r.config.bots.push_back(parse_bot_spec(std::string("name=") + name + " cmd=/bin/true"));
+    r.config.ladder.target_interval = 1;  // never narrow enough: the game budget decides
+    r.config.ladder.max_matches = 32;
+    r.config.out_dir = (dir / "out").string();
+    r.new_bot = parse_bot_spec("name=" + bot_name + " cmd=/bin/true");
+    r.jobs = 2;
+    return r;
+}
+
+std::string read(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("version families") {
+    CHECK(ladder::family_of("mybot-1.3") == "mybot");
+    CHECK(ladder::family_of("mybot@v2") == "mybot");
+    CHECK(ladder::family_of("my-bot_v7") == "my-bot");
+    CHECK(ladder::family_of("heuristic") == "heuristic");
+    CHECK(ladder::family_of("random-2") == "random");
+}
+
+TEST_CASE("ladder verdicts: baseline, better, worse, broken; a finished run replays nothing") {
+    const auto dir = temp_dir("verdicts");
+    auto store = rating::Store::open((dir / "ladder.sqlite").string(), rating::OpenMode::create_or_open);
+    const GameDescriptor game = test::fake_game();
+
+    const auto first = ladder::run_ladder(request_for("hero-1.4", dir), game, store, test::fake_match);
+    CHECK(first.verdict == ladder::Verdict::baseline);
+    CHECK(ladder::exit_code(first.verdict) == ladder::kExitBaseline);
+    CHECK(first.matches_this_run == 32);
+
+    const auto better = ladder::run_ladder(request_for("hero-1.9", dir), game, store, test::fake_match);
+    REQUIRE(better.previous == std::optional<std::string>("hero-1.4"));
+    CHECK(better.verdict == ladder::Verdict::better);
+    CHECK(better.los > 0.95);
+    CHECK(ladder::exit_code(better.verdict) == 0);
+    CHECK(better.snapshot_id > first.snapshot_id);
+
+    const auto worse = ladder::run_ladder(request_for("hero-2.0", dir), game, store, test::fake_match);
+    CHECK(worse.previous == std::optional<std::string>("hero-1.9"));
+    CHECK(worse.verdict == ladder::Verdict::worse);
+    CHECK(ladder::exit_code(worse.verdict) == ladder::kExitWorse);
+    const auto json = nlohmann::json::parse(worse.to_json());
+    CHECK(json["verdict"] == "worse");
+    CHECK(json["exit_code"] == 4);
+
+    // Same command again: the budget is spent, nothing more is played, same verdict.
+    const auto again = ladder::run_ladder(request_for("hero-2.0", dir), game, store, test::fake_match);
+    CHECK(again.matches_this_run == 0);
+    CHECK(again.verdict == ladder::Verdict::worse);
+
+    const auto broken = ladder::run_ladder(request_for("crash-3", dir), game, store, test::fake_match);
+    CHECK(broken.verdict == ladder::Verdict::broken);
+    CHECK(broken.matches_this_run < 32);  // stopped early, not retried to the budget
+
+    // A name already registered with another command is refused.
+    auto clash = request_for("hero-1.9", dir);
+    clash.new_bot = parse_bot_spec("name=hero-1.9 cmd=/bin/false");
+    CHECK_THROWS_AS(ladder::run_ladder(clash, game, store, test::fake_match), UserError);
+}
+
+TEST_CASE("the report has ratings, history, LOS and failures with transcript links") {
+    const auto dir = temp_dir("report");
+    const auto db = (dir / "ladder.sqlite").string();
+    {
+        auto store = rating::Store::open(db, rating::OpenMode::create_or_open);
+        const GameDescriptor game = test::fake_game();
+        ladder::run_ladder(request_for("hero-1.4", dir), game, store, test::fake_match);
+        ladder::run_ladder(request_for("crash-1.5", dir), game, store, test::fake_match);
+    }
+    auto store = rating::Store::open(db, rating::OpenMode::read_only);
+    report::ReportOptions options;
+    options.out_dir = dir / "report";
+    const auto summary = report::write_html_report(store, options);
+    CHECK(summary.games == 1);
+    const std::string html = read(summary.page);
+    CHECK(html.find("<h2>fake</h2>") != std::string::npos);
+    CHECK(html.find("hero-1.4") != std::string::npos);
+    CHECK(html.find("Likelihood of superiority") != std::string::npos);
+    CHECK(html.find("crash-1.5 (failed every match)") != std::string::npos);
+    CHECK(html.find("href=\"../out/crash-1.5/transcripts/") != std::string::npos);
+    CHECK(html.find("Rating history") != std::string::npos);
+    if (summary.charts) {
+        CHECK(html.find("<canvas id=\"ratings-0\"") != std::string::npos);
+        CHECK(html.find("<script src=") == std::string::npos);  // nothing fetched: Chart.js is inlined
+    }
+    CHECK(report::escape_html("<a href=\"x\">&</a>") == "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+
+    options.game = "nope";
+    CHECK_THROWS_AS(report::write_html_report(store, options), UserError);
+}
