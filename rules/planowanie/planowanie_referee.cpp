@@ -190,7 +190,13 @@ private:
             if (status == SeatStatus::ok) status = SeatStatus::crashed;  // the table should have retired it
             std::string detail = fmt::format("{} waiting for the reply to '{}' in {}", to_string(raw.status),
                                              without_newline(command), where());
-            if (!raw.partial.empty()) detail += fmt::format(" (incomplete: '{}')", shorten(normalize_line(raw.partial)));
+            // Tell the bot's author what did arrive: a reply without its empty line, or half a line
+            // (often an unflushed or unterminated write).
+            if (!raw.lines.empty()) {
+                detail += fmt::format(" (received '{}' but no closing empty line)", shorten(normalize_line(raw.lines.back())));
+            } else if (!raw.partial.empty()) {
+                detail += fmt::format(" (incomplete line: '{}')", shorten(normalize_line(raw.partial)));
+            }
             fault(seat, status, std::move(detail));
             return std::nullopt;
         }

@@ -100,7 +100,7 @@ TEST_CASE("planowanie e2e: every fault of a bot process ends the match with its 
         {"illegal-card", SeatStatus::illegal, "not in the hand"},
         {"question-move", SeatStatus::illegal, "answered '? refusing to move' to gen_move"},
         {"bad-declare", SeatStatus::illegal, "illegal declaration 4"},
-        {"no-blank", SeatStatus::timeout, "gen_declare"},
+        {"no-blank", SeatStatus::timeout, "'gen_declare' in deal 3 (received '= 0' but no closing empty line)"},
         {"crash", SeatStatus::crashed, "deal 3"},
         {"hang", SeatStatus::timeout, "gen_move"},
     };

@@ -433,7 +433,7 @@ TEST_CASE("planowanie referee: a reply without its empty line runs the bot out o
     ScriptedTable table = make_table(std::move(bots));
     const RefereeResult result = run_referee(settings_for(Config::tournament()), table);
     check_fault_result(result, 3, SeatStatus::timeout, table);
-    CHECK(result.participants[3].detail.find("incomplete") == std::string::npos);  // complete line, no blank
+    CHECK(result.participants[3].detail.find("received '= 0' but no closing empty line") != std::string::npos);
 }
 
 TEST_CASE("planowanie referee: a flood of junk instead of a reply is illegal") {
