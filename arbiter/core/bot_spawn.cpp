@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -188,6 +189,8 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     const char** argv_data = argv.data();
     auto process = launcher(spawn_context.get_executor(), ec, bp2::filesystem::path(request.executable.string()), argv_data, setup);
     if (ec) {
+        // The child ran but could not exec (bad dir, exec failure): it exited; reap it.
+        if (launcher.pid > 0) ::waitpid(launcher.pid, nullptr, 0);
         throw UserError("bot '" + request.bot_name + "': cannot start '" + request.executable.string() +
                         "': " + ec.message());
     }

@@ -21,14 +21,19 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <optional>
 
+#include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -62,6 +67,11 @@ int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pi
 
 std::string seconds_text(Nanos d) { return fmt::format("{:.3f}s", std::chrono::duration<double>(d).count()); }
 
+// How often an HTTP seat's port is tried again while the bot is not listening yet.
+constexpr Millis kConnectRetry{10};
+// Header bytes an HTTP reply may have on top of max_line_bytes of body.
+constexpr std::size_t kHttpHeaderAllowance = 64 * 1024;
+
 // One request being answered by a seat.
 struct ActiveRequest {
     Reply* reply = nullptr;
@@ -70,6 +80,8 @@ struct ActiveRequest {
     SteadyClock::time_point written;
     bool write_done = false;
     bool done = false;
+    bool charged = true;        // false for an HTTP send(): not a request of the bot's clock
+    std::string http_target;    // HTTP: the request text as path and query
     std::optional<Nanos> wait;  // allowance + grace, nullopt = unlimited
     Nanos cpu_at_write{0};
 };
@@ -79,12 +91,24 @@ struct Seat {
         : launch(std::move(l)),
           clock(launch.time),
           timer(ctx),
+          retry_timer(ctx),
           lines(limits.max_line_bytes) {}
 
     SeatLaunch launch;
     SeatClock clock;
     asio::steady_timer timer;
+    asio::steady_timer retry_timer;
     LineSplitter lines;
+
+    // Channels other than stdio (the bot's stdout then only goes to its log, like stderr).
+    ChannelKind channel() const { return launch.channel; }
+    std::unique_ptr<asio::ip::tcp::acceptor> acceptor;  // tcp_client: until the bot connects
+    std::unique_ptr<asio::ip::tcp::socket> http;        // http_server: the current request
+    std::string http_response;
+    std::vector<char> http_buffer = std::vector<char>(16 * 1024);  // one read in flight per seat
+    std::uint16_t port = 0;
+    std::unique_ptr<asio::posix::stream_descriptor> log_out;  // bot stdout for tcp/http
+    bool log_out_waiting = false, log_out_eof = false;
 
     pid_t pid = -1;  // == process group id
     bool main_exited = false;
@@ -164,6 +188,10 @@ private:
     void stop_seat(int s, SeatStatus why, std::string detail);
     void signal_group(int s, int sig);
     void reap_group(int s);
+    void accept_connection(int s);
+    void http_start(int s);
+    void http_finish_body(int s);
+    void watch_log_out(int s);
     void freeze(int s);
     void thaw(int s);
     Nanos cpu_now(const Seat& seat) const;
@@ -184,9 +212,6 @@ private:
 ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options)
     : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)) {
     for (auto& launch : launches) {
-        if (launch.channel != ChannelKind::stdio) {
-            throw UserError("bot '" + launch.bot.name + "': channel kind not supported by this table yet");
-        }
         seats_.push_back(std::make_unique<Seat>(ctx_, std::move(launch), options_.limits));
     }
     if (!options_.transcript_path.empty()) {
@@ -239,6 +264,33 @@ void ProcessTableImpl::start_seat(int s) {
     request.argv.insert(request.argv.end(), launch.extra_args.begin(), launch.extra_args.end());
     request.dir = launch.bot.dir;
     request.env = launch.bot.env;
+    if (launch.channel != ChannelKind::stdio) {
+        // The bot learns where to talk from ARBITER_HOST/ARBITER_PORT (and ARBITER_URL for HTTP)
+        // or from {host}, {port}, {url} in its command line: the originals had the address
+        // configured in the client (smartdog.md 9: port 3002; koehandel.md 2.2: a URL).
+        const asio::ip::tcp::endpoint loopback(asio::ip::address_v4::loopback(), 0);
+        if (launch.channel == ChannelKind::tcp_client) {
+            seat.acceptor = std::make_unique<asio::ip::tcp::acceptor>(ctx_, loopback);
+            seat.port = seat.acceptor->local_endpoint().port();
+        } else {
+            // A free port we choose for the bot to serve on (listen on 127.0.0.1 only).
+            asio::ip::tcp::acceptor probe(ctx_, loopback);
+            seat.port = probe.local_endpoint().port();
+        }
+        const std::string host = "127.0.0.1";
+        const std::string port = std::to_string(seat.port);
+        const std::string url = "http://" + host + ":" + port + "/";
+        request.env["ARBITER_HOST"] = host;
+        request.env["ARBITER_PORT"] = port;
+        if (launch.channel == ChannelKind::http_server) request.env["ARBITER_URL"] = url;
+        for (std::size_t i = 1; i < request.argv.size(); ++i) {
+            for (const auto& [key, value] : {std::pair<std::string, std::string>{"{host}", host}, {"{port}", port}, {"{url}", url}}) {
+                for (auto at = request.argv[i].find(key); at != std::string::npos; at = request.argv[i].find(key, at + value.size())) {
+                    request.argv[i].replace(at, key.size(), value);
+                }
+            }
+        }
+    }
     seat.cgroup = create_bot_cgroup(limits_plan_, options_.limits, launch.info.label);
     request.limits = child_limits(limits_plan_, options_.limits);
     request.cgroup_procs_files = seat.cgroup.procs_files();
@@ -257,8 +309,15 @@ void ProcessTableImpl::start_seat(int s) {
     for (int fd : {bot.stdin_write.get(), bot.stdout_read.get(), bot.stderr_read.get()}) {
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     }
-    seat.in = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdin_write.release());
-    seat.out = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
+    if (launch.channel == ChannelKind::stdio) {
+        seat.in = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdin_write.release());
+        seat.out = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
+    } else {
+        bot.stdin_write.reset();  // the bot reads end-of-file on stdin; its stdout goes to the log
+        seat.log_out = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
+        watch_log_out(s);
+        if (launch.channel == ChannelKind::tcp_client) accept_connection(s);
+    }
     seat.err = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stderr_read.release());
     const int pidfd = pidfd_open(seat.pid);
     if (pidfd >= 0) {
@@ -277,6 +336,16 @@ void ProcessTableImpl::start_seat(int s) {
 bool ProcessTableImpl::send(int s, std::string_view text) {
     Seat& seat = at(s);
     if (seat.status != SeatStatus::ok || closed_) return false;
+    if (seat.channel() == ChannelKind::http_server) {
+        // A notification is still a GET whose answer must arrive; it is bounded like a request
+        // but not charged to the bot's clock.
+        Reply ignored;
+        begin_request(s, text, [](std::string_view) { return Frame::skip; }, &ignored);
+        seat.active->charged = false;
+        pump_until([&] { return !seat.active || seat.active->done; }, std::nullopt);
+        seat.active.reset();
+        return seat.status == SeatStatus::ok;
+    }
     transcript(seat, '>', text);
     seat.outbox.append(text);
     if (seat.outbox.size() - seat.outbox_sent > kMaxOutbox) {
@@ -350,6 +419,18 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
     active.started = SteadyClock::now();
     thaw(s);
     transcript(seat, '>', text);
+    if (seat.channel() == ChannelKind::http_server) {
+        std::string_view target = text;
+        while (!target.empty() && (target.back() == '\n' || target.back() == '\r')) target.remove_suffix(1);
+        active.http_target = (target.empty() || target.front() != '/') ? "/" + std::string(target) : std::string(target);
+        if (active.wait) arm_timer(s, active.started + *active.wait);
+        if (seat.main_exited) {
+            finish(s, ReplyStatus::closed, "exited before the request");
+            return;
+        }
+        http_start(s);
+        return;
+    }
     seat.outbox.append(text);
     // Until the write completes the deadline counts from now: a bot that does not read its
     // input is as late as one that does not answer.
@@ -383,6 +464,7 @@ void ProcessTableImpl::arm_timer(int s, SteadyClock::time_point deadline) {
 
 bool ProcessTableImpl::flush_outbox(int s) {
     Seat& seat = at(s);
+    if (seat.acceptor && !seat.in) return true;  // tcp: sent once the bot has connected
     if (!seat.in || !seat.in->is_open()) return false;
     const int fd = seat.in->native_handle();
     while (seat.outbox_sent < seat.outbox.size()) {
@@ -514,7 +596,12 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         reply.cpu = std::max(Nanos{0}, cpu_now(seat) - active.cpu_at_write);
         seat.cpu_in_requests += reply.cpu;
     }
-    seat.clock.charge(reply.wall);
+    if (active.charged) seat.clock.charge(reply.wall);
+    if (seat.http) {
+        boost::system::error_code ignored;
+        seat.http->close(ignored);
+    }
+    seat.retry_timer.cancel();
     if (status == ReplyStatus::ok) {
         if (options_.freeze_idle) freeze(s);
         return;
@@ -534,6 +621,177 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         detail = fmt::format("memory limit of {} MiB exceeded", options_.limits.memory_mib);
     }
     stop_seat(s, seat_status, std::move(detail));
+}
+
+// ---- channels: loopback TCP (the bot connects to us) and HTTP GET (the bot serves) -----------
+
+void ProcessTableImpl::accept_connection(int s) {
+    Seat& seat = at(s);
+    seat.acceptor->async_accept([this, s](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+        Seat& seat = at(s);
+        if (ec || seat.status != SeatStatus::ok || closed_) return;
+        socket.set_option(asio::ip::tcp::no_delay(true));
+        const int fd = socket.release();
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+        // One socket, two descriptors: writes and reads are watched independently.
+        seat.in = std::make_unique<asio::posix::stream_descriptor>(ctx_, ::fcntl(fd, F_DUPFD_CLOEXEC, 3));
+        seat.out = std::make_unique<asio::posix::stream_descriptor>(ctx_, fd);
+        seat.acceptor->close();
+        seat.acceptor.reset();
+        transcript(seat, '#', "connected");
+        if (!flush_outbox(s)) {
+            if (seat.active && !seat.active->done) finish(s, ReplyStatus::closed, "connection closed");
+            return;
+        }
+        if (seat.active && !seat.active->done) watch_stdout(s);
+    });
+}
+
+void ProcessTableImpl::http_start(int s) {
+    Seat& seat = at(s);
+    seat.http_response.clear();
+    seat.http = std::make_unique<asio::ip::tcp::socket>(ctx_);
+    const asio::ip::tcp::endpoint endpoint(asio::ip::address_v4::loopback(), seat.port);
+    seat.http->async_connect(endpoint, [this, s](const boost::system::error_code& ec) {
+        Seat& seat = at(s);
+        if (!seat.active || seat.active->done || ec == asio::error::operation_aborted) return;
+        if (ec) {
+            // Not listening yet (still loading): try again; the deadline timer bounds this.
+            if (seat.main_exited) {
+                finish(s, ReplyStatus::closed, "exited");
+                return;
+            }
+            seat.retry_timer.expires_after(kConnectRetry);
+            seat.retry_timer.async_wait([this, s](const boost::system::error_code& ec) {
+                Seat& seat = at(s);
+                if (!ec && seat.active && !seat.active->done) http_start(s);
+            });
+            return;
+        }
+        seat.http->set_option(asio::ip::tcp::no_delay(true));
+        auto request = std::make_shared<std::string>(
+            fmt::format("GET {} HTTP/1.0\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+                        seat.active->http_target, seat.port));
+        asio::async_write(*seat.http, asio::buffer(*request),
+                          [this, s, request](const boost::system::error_code& ec, std::size_t) {
+                              Seat& seat = at(s);
+                              if (!seat.active || seat.active->done || ec == asio::error::operation_aborted) return;
+                              if (ec) {
+                                  finish(s, ReplyStatus::closed, "connection closed: " + ec.message());
+                                  return;
+                              }
+                              ActiveRequest& active = *seat.active;
+                              active.write_done = true;
+                              active.written = SteadyClock::now();
+                              active.cpu_at_write = cpu_now(seat);
+                              if (active.wait) arm_timer(s, active.written + *active.wait);
+                              auto read_more = std::make_shared<std::function<void()>>();
+                              *read_more = [this, s, read_more] {
+                                  Seat& seat = at(s);
+                                  seat.http->async_read_some(
+                                      asio::buffer(seat.http_buffer), [this, s, read_more](const boost::system::error_code& ec, std::size_t n) {
+                                          Seat& seat = at(s);
+                                          if (!seat.active || seat.active->done || ec == asio::error::operation_aborted) {
+                                              *read_more = nullptr;  // break the self-reference
+                                              return;
+                                          }
+                                          seat.http_response.append(seat.http_buffer.data(), n);
+                                          if (seat.http_response.size() > options_.limits.max_line_bytes + kHttpHeaderAllowance) {
+                                              *read_more = nullptr;
+                                              finish(s, ReplyStatus::overflow, "HTTP reply too large");
+                                              return;
+                                          }
+                                          // Complete at end of stream, or when Content-Length is satisfied.
+                                          const auto header_end = seat.http_response.find("\r\n\r\n");
+                                          bool complete = static_cast<bool>(ec);
+                                          if (!complete && header_end != std::string::npos) {
+                                              std::string head = seat.http_response.substr(0, header_end);
+                                              std::transform(head.begin(), head.end(), head.begin(), ::tolower);
+                                              const auto cl = head.find("\r\ncontent-length:");
+                                              if (cl != std::string::npos) {
+                                                  const std::size_t length = std::strtoull(head.c_str() + cl + 17, nullptr, 10);
+                                                  complete = seat.http_response.size() >= header_end + 4 + length;
+                                              }
+                                          }
+                                          if (complete) {
+                                              *read_more = nullptr;
+                                              http_finish_body(s);
+                                          } else {
+                                              (*read_more)();
+                                          }
+                                      });
+                              };
+                              (*read_more)();
+                          });
+    });
+}
+
+void ProcessTableImpl::http_finish_body(int s) {
+    Seat& seat = at(s);
+    const std::string& response = seat.http_response;
+    const auto header_end = response.find("\r\n\r\n");
+    if (response.rfind("HTTP/", 0) != 0 || header_end == std::string::npos) {
+        finish(s, ReplyStatus::closed, "not an HTTP reply");
+        return;
+    }
+    const std::string status_line = response.substr(0, response.find("\r\n"));
+    if (status_line.find(" 200") == std::string::npos) transcript(seat, '#', "HTTP status: " + status_line);
+    std::string body = response.substr(header_end + 4);
+    std::string head = response.substr(0, header_end);
+    std::transform(head.begin(), head.end(), head.begin(), ::tolower);
+    if (const auto cl = head.find("\r\ncontent-length:"); cl != std::string::npos) {
+        body.resize(std::min<std::size_t>(body.size(), std::strtoull(head.c_str() + cl + 17, nullptr, 10)));
+    }
+    // The body is the reply: its lines go through the framer, and its end ends the reply.
+    if (!body.empty() && body.back() != '\n') body += '\n';
+    seat.lines.clear();
+    seat.lines.append(body);
+    std::string line;
+    ActiveRequest& active = *seat.active;
+    while (!active.done) {
+        const auto next = seat.lines.next(line);
+        if (next == LineSplitter::Next::overflow) {
+            finish(s, ReplyStatus::overflow, fmt::format("line longer than {} bytes", options_.limits.max_line_bytes));
+            return;
+        }
+        if (next == LineSplitter::Next::need_more) break;
+        transcript(seat, '<', line);
+        switch (active.framer(line)) {
+            case Frame::keep: active.reply->lines.push_back(std::move(line)); break;
+            case Frame::skip: break;
+            case Frame::end_keep:
+                active.reply->lines.push_back(std::move(line));
+                finish(s, ReplyStatus::ok);
+                break;
+            case Frame::end_skip: finish(s, ReplyStatus::ok); break;
+        }
+    }
+    seat.lines.clear();
+    if (!active.done) finish(s, ReplyStatus::ok);
+}
+
+void ProcessTableImpl::watch_log_out(int s) {
+    Seat& seat = at(s);
+    if (seat.log_out_waiting || seat.log_out_eof || !seat.log_out || !seat.log_out->is_open()) return;
+    seat.log_out_waiting = true;
+    seat.log_out->async_wait(asio::posix::stream_descriptor::wait_read, [this, s](const boost::system::error_code& ec) {
+        Seat& seat = at(s);
+        seat.log_out_waiting = false;
+        if (ec) return;
+        const int fd = seat.log_out->native_handle();
+        for (int i = 0; i < kReadsPerWakeup; ++i) {
+            const ssize_t n = ::read(fd, chunk_.data(), chunk_.size());
+            if (n > 0) {
+                write_log(seat, chunk_.data(), static_cast<std::size_t>(n));
+                continue;
+            }
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+            seat.log_out_eof = true;
+            return;
+        }
+        watch_log_out(s);
+    });
 }
 
 // ---- processes -----------------------------------------------------------------------------
@@ -677,7 +935,16 @@ void ProcessTableImpl::stop_seat(int s, SeatStatus why, std::string detail) {
     }
     // SIGKILL at once: a retired seat must not answer anything again, and has nothing to save.
     signal_group(s, SIGKILL);
-    if (seat.in) seat.in->close();
+    if (seat.in) {
+        ::shutdown(seat.in->native_handle(), SHUT_WR);  // tcp: the bot sees end of stream
+        seat.in->close();
+    }
+    if (seat.acceptor) seat.acceptor->close();
+    if (seat.http) {
+        boost::system::error_code ignored;
+        seat.http->close(ignored);
+    }
+    seat.retry_timer.cancel();
     seat.outbox.clear();
     seat.outbox_sent = 0;
     seat.frozen = false;
@@ -736,7 +1003,11 @@ void ProcessTableImpl::close() {
             seat.outbox.append(options_.quit_text);
             (void)flush_outbox(s);
         }
-        if (seat.in) seat.in->close();
+        if (seat.in) {
+            ::shutdown(seat.in->native_handle(), SHUT_WR);
+            seat.in->close();
+        }
+        if (seat.acceptor) seat.acceptor->close();
         seat.outbox.clear();
         watch_stdout(s);  // discard mode: a bot blocked on a full stdout pipe can still exit
     }
@@ -779,6 +1050,12 @@ void ProcessTableImpl::close() {
             spdlog::warn("seat {}: process group {} still present after SIGKILL", seat.launch.info.label, seat.pid);
         }
         drain_stderr(s, 1 << 20);
+        if (seat.log_out) seat.log_out->close();
+        if (seat.http) {
+            boost::system::error_code ignored;
+            seat.http->close(ignored);
+        }
+        seat.retry_timer.cancel();
         if (seat.log_dropped > 0 && seat.log_fd.valid()) {
             const std::string trailer =
                 fmt::format("\n[arbiter: stderr capped at {} bytes; {} more bytes dropped]\n",

@@ -13,17 +13,26 @@
 //   --garbage            answer with bytes that are not text (NUL, 0xFF, control bytes)
 //   --close-stdout       close stdout at start, then keep reading
 //   --fork-holder        fork a child that keeps the pipes open and sleeps; the parent exits
-//   --ignore-term        ignore SIGTERM (and the quit command)
+//   --ignore-term        ignore SIGTERM, the quit command and end of input
 //   --alloc-mib N        on the first request, allocate and touch N MiB, then answer
 //   --spin               on the first request, burn CPU forever
 //   --crlf               end answers with "\r\n"
 //   --lines N            answer with N lines "line i" and then "go"
 //   --busy-ms MS         burn CPU for MS before every answer (bench)
+//   --tcp                connect to 127.0.0.1:$ARBITER_PORT and talk over the socket instead
+//                        of stdin/stdout (the tcp_client channel); all flags above still apply
+//   --http               serve HTTP on 127.0.0.1:$ARBITER_PORT: GET /T is answered with the
+//                        body "echo T" (the http_server channel); --late, --never-answer,
+//                        --crash-after and --start-delay apply
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -51,6 +60,8 @@ struct Options {
     bool crlf = false;
     int lines = 0;
     int busy_ms = 0;
+    bool tcp = false;
+    bool http = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -81,6 +92,8 @@ Options parse(int argc, char** argv) {
         else if (a == "--crlf") o.crlf = true;
         else if (a == "--lines") o.lines = std::stoi(value());
         else if (a == "--busy-ms") o.busy_ms = std::stoi(value());
+        else if (a == "--tcp") o.tcp = true;
+        else if (a == "--http") o.http = true;
         else {
             std::fprintf(stderr, "fault_bot: unknown flag %s\n", a.c_str());
             std::exit(64);
@@ -116,6 +129,73 @@ void answer(const Options& o, const std::string& line) {
     std::fflush(stdout);
 }
 
+int arbiter_port() {
+    const char* port = std::getenv("ARBITER_PORT");
+    if (port == nullptr) {
+        std::fprintf(stderr, "fault_bot: ARBITER_PORT is not set\n");
+        std::exit(64);
+    }
+    return std::atoi(port);
+}
+
+sockaddr_in loopback(int port) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return address;
+}
+
+// The socket becomes stdin and stdout, so the line loop below serves TCP unchanged.
+void connect_stdio_to_arbiter() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const sockaddr_in address = loopback(arbiter_port());
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+        std::perror("fault_bot: connect");
+        std::exit(65);
+    }
+    ::dup2(fd, STDIN_FILENO);
+    ::dup2(fd, STDOUT_FILENO);
+    ::close(fd);
+}
+
+int serve_http(const Options& o) {
+    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int yes = 1;
+    ::setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    const sockaddr_in address = loopback(arbiter_port());
+    if (::bind(listener, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0 || ::listen(listener, 8) != 0) {
+        std::perror("fault_bot: listen");
+        return 65;
+    }
+    int answered = 0;
+    for (;;) {
+        const int client = ::accept(listener, nullptr, nullptr);
+        if (client < 0) continue;
+        std::string request;
+        char buffer[4096];
+        while (request.find("\r\n\r\n") == std::string::npos) {
+            const ssize_t n = ::read(client, buffer, sizeof buffer);
+            if (n <= 0) break;
+            request.append(buffer, static_cast<std::size_t>(n));
+        }
+        const auto first_space = request.find(' ');
+        const auto second_space = request.find(' ', first_space + 1);
+        std::string target = first_space == std::string::npos ? "" : request.substr(first_space + 1, second_space - first_space - 1);
+        if (!target.empty() && target.front() == '/') target.erase(0, 1);
+        if (target == "quit") return 0;
+        if (o.crash_after >= 0 && answered >= o.crash_after) std::abort();
+        if (o.never_answer) continue;  // keeps the connection open, never answers
+        if (o.late_ms > 0) sleep_ms(o.late_ms);
+        const std::string body = "echo " + target + "\n";
+        const std::string reply = "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " +
+                                  std::to_string(body.size()) + "\r\n\r\n" + body;
+        if (::write(client, reply.data(), reply.size()) < 0) std::perror("fault_bot: write");
+        ::close(client);
+        ++answered;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -124,6 +204,8 @@ int main(int argc, char** argv) {
     if (o.ignore_term) ::signal(SIGTERM, SIG_IGN);
     if (o.exit_at_start >= 0) return o.exit_at_start;
     if (o.start_delay_ms > 0) sleep_ms(o.start_delay_ms);
+    if (o.http) return serve_http(o);
+    if (o.tcp) connect_stdio_to_arbiter();
     if (o.fork_holder) {
         const pid_t child = ::fork();
         if (child == 0) {
@@ -189,6 +271,10 @@ int main(int argc, char** argv) {
         }
         answer(o, line);
         ++answered;
+    }
+    // A stubborn bot does not take end of input as a hint either.
+    if (o.ignore_term) {
+        for (;;) ::pause();
     }
     return 0;
 }
