@@ -97,7 +97,12 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
         hill_at_[hill.cell] = static_cast<int>(hills_.size());
         hills_.push_back(hill);
     }
-    for (int h = 0; h < static_cast<int>(hills_.size()); ++h) add_ant(h);
+    if (!params_.scenario) {
+        for (int h = 0; h < static_cast<int>(hills_.size()); ++h) add_ant(h);
+    } else {
+        for (const auto& a : map.scenario_ants) add_initial_ant(cell(a.row, a.col), a.owner);
+        for (int c : map.scenario_food) add_food(c);
+    }
 
     // Quirk 12.1: everyone starts with the hill count of player 0.
     const int start_score = static_cast<int>(
@@ -271,6 +276,20 @@ void AntsEngine::add_ant(int hill_index) {
     new_ants_.push_back(index);
     ++ant_count_[hill.owner];
     hill.last_touched = turn_;
+}
+
+// Scenario ants: placed as the map says, without touching any hill.
+void AntsEngine::add_initial_ant(int c, int owner) {
+    Ant ant;
+    ant.initial_cell = ant.cell = ant.prev_cell = c;
+    ant.owner = owner;
+    ant.spawn_turn = turn_;
+    const int index = static_cast<int>(ants_.size());
+    ants_.push_back(std::move(ant));
+    order_dir_.push_back(0);
+    ant_at_[c] = index;
+    live_.push_back(index);
+    ++ant_count_[owner];
 }
 
 void AntsEngine::kill_ant(int a) {

@@ -36,6 +36,7 @@ struct AntsParams {
     int cutoff_turn = 150;
     std::int64_t engine_seed = 0;
     std::int64_t player_seed = 0;
+    bool scenario = false;  // take ants and food from the map instead of one ant per hill
 };
 
 inline constexpr int kNoOwner = -1;
@@ -166,6 +167,7 @@ public:
 private:
     struct Offset { int dr, dc; };
     void add_ant(int hill_index);
+    void add_initial_ant(int cell, int owner);
     void kill_ant(int ant_index);
     void do_orders();
     void do_attack_focus();

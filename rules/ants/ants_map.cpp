@@ -34,6 +34,8 @@ AntsMap parse_map(std::string_view text, const std::string& source) {
     // Hills grouped by owner in order of the owner's first appearance (a Python dict of lists).
     std::vector<int> owner_order;
     std::map<int, std::vector<HillSpec>> hills_by_owner;
+    std::vector<int> ant_owner_order;
+    std::map<int, std::vector<HillSpec>> ants_by_owner;
     std::size_t line_no = 0;
     while (!text.empty()) {
         auto nl = text.find('\n');
@@ -71,16 +73,23 @@ AntsMap parse_map(std::string_view text, const std::string& source) {
             for (int col = 0; col < map.cols; ++col) {
                 const char c = value[col];
                 int hill_owner = -1;
+                int ant_owner = -1;  // ants and food only matter in scenario games
                 if (c >= 'a' && c < 'a' + map.players) {
-                    // an ant without a hill: only used by scenarios, ignored in normal games
+                    ant_owner = c - 'a';
                 } else if (c >= '0' && c < '0' + map.players) {
                     hill_owner = c - '0';
                 } else if (c >= 'A' && c < 'A' + map.players) {
-                    hill_owner = c - 'A';
+                    hill_owner = ant_owner = c - 'A';
                 } else if (c == '%') {
                     map.water[static_cast<std::size_t>(row) * map.cols + col] = 1;
-                } else if (c != '.' && c != '*') {
+                } else if (c == '*') {
+                    map.scenario_food.push_back(row * map.cols + col);
+                } else if (c != '.') {
                     throw UserError(where + ": invalid character in map: '" + std::string(1, c) + "'");
+                }
+                if (ant_owner >= 0) {
+                    if (!ants_by_owner.contains(ant_owner)) ant_owner_order.push_back(ant_owner);
+                    ants_by_owner[ant_owner].push_back({row, col, ant_owner});
                 }
                 if (hill_owner >= 0) {
                     if (!hills_by_owner.contains(hill_owner)) owner_order.push_back(hill_owner);
@@ -94,9 +103,10 @@ AntsMap parse_map(std::string_view text, const std::string& source) {
     if (!saw_map_line) throw UserError(source + ": no map lines ('m ...')");
     if (row != map.rows)
         throw UserError(source + ": expected " + std::to_string(map.rows) + " map rows, got " + std::to_string(row));
-    if (hills_by_owner.empty()) throw UserError(source + ": the map has no hills");
     for (int owner : owner_order)
         for (const auto& hill : hills_by_owner[owner]) map.hills.push_back(hill);
+    for (int owner : ant_owner_order)
+        for (const auto& ant : ants_by_owner[owner]) map.scenario_ants.push_back(ant);
     return map;
 }
 

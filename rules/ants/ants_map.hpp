@@ -22,6 +22,10 @@ struct AntsMap {
     // In the original's insertion order: by owner in order of first appearance in the map,
     // then row-major within an owner (ants.md section 9, "hill order").
     std::vector<HillSpec> hills;
+    // Only used by scenario games (--scenario): the map's ants (letters; an upper-case letter is
+    // an ant on its hill), grouped by owner like the hills, and its food squares, row-major.
+    std::vector<HillSpec> scenario_ants;
+    std::vector<int> scenario_food;
 };
 
 // Parses map text. Throws UserError naming `source` and the line on any format error.

@@ -1,0 +1,99 @@
+// Ants engine benchmark (tools/bench/ants/README.md):
+//   engine   — replays the recorded orders and food of each replay through our engine, building
+//              every live bot's state text each turn (what the original's resim --render measures),
+//              no processes; prints turns/s (median of --runs runs) and the turn-0 setup time.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "rules/ants/ants_replay.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct RunTimes {
+    double setup_s = 0;
+    double turns_s = 0;
+    int turns = 0;
+    std::size_t text_bytes = 0;
+};
+
+RunTimes replay_once(const arb::ants::RecordedGame& game) {
+    RunTimes t;
+    struct RecAnt { int start; std::string orders; int owner; };
+    std::vector<RecAnt> rec;
+    for (const auto& a : game.replaydata.at("ants"))
+        rec.push_back({a.at(2).get<int>(), a.at(5).get<std::string>(), a.at(4).get<int>()});
+    const int last_turn = game.meta.value("game_length", game.params.turns);
+
+    const auto t0 = Clock::now();
+    arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
+                                 arb::ants::recorded_spawn_key(game));
+    engine.start_game();
+    const auto t1 = Clock::now();
+    std::vector<std::vector<std::string>> lines(game.players);
+    for (int turn = 1; turn <= last_turn; ++turn) {
+        for (int p = 0; p < game.players; ++p)
+            if (engine.is_alive(p)) t.text_bytes += engine.player_state_text(p).size();
+        engine.start_turn();
+        for (auto& l : lines) l.clear();
+        for (std::size_t i = 0; i < rec.size() && i < engine.ants().size(); ++i) {
+            const int k = turn - rec[i].start - 1;
+            if (rec[i].start >= turn || k >= static_cast<int>(rec[i].orders.size()) || rec[i].orders[k] == '-') continue;
+            const int cell = engine.ants()[i].cell;
+            lines[rec[i].owner].push_back("o " + std::to_string(engine.row_of(cell)) + " " +
+                                          std::to_string(engine.col_of(cell)) + " " + rec[i].orders[k]);
+        }
+        for (int p = 0; p < game.players; ++p)
+            if (engine.is_alive(p)) engine.do_moves(p, lines[p]);
+        engine.finish_turn();
+        ++t.turns;
+        if (engine.game_over()) break;
+    }
+    engine.finish_game();
+    const auto t2 = Clock::now();
+    t.setup_s = std::chrono::duration<double>(t1 - t0).count();
+    t.turns_s = std::chrono::duration<double>(t2 - t1).count();
+    return t;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int runs = 11;
+    std::vector<std::filesystem::path> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::stoi(argv[++i]));
+        else files.emplace_back(arg);
+    }
+    if (files.empty()) {
+        std::fprintf(stderr, "usage: ants_bench [--runs N] REPLAY.json...\n");
+        return 2;
+    }
+    std::printf("%-70s %6s %12s %12s %12s\n", "replay", "turns", "turns/s", "us/turn", "setup ms");
+    for (const auto& f : files) {
+        const auto game = arb::ants::load_recorded_game(f);
+        std::vector<double> per_turn, setup;
+        int turns = 0;
+        for (int r = 0; r < runs; ++r) {
+            const RunTimes t = replay_once(game);
+            turns = t.turns;
+            per_turn.push_back(t.turns_s / std::max(1, t.turns));
+            setup.push_back(t.setup_s);
+        }
+        const double m = median(per_turn);
+        std::printf("%-70s %6d %12.0f %12.2f %12.3f\n", f.filename().string().c_str(), turns, 1.0 / m, m * 1e6,
+                    median(setup) * 1e3);
+    }
+    return 0;
+}
