@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "arbiter/core/user_error.hpp"
+#include "rules/planowanie/planowanie_log.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
 
 namespace arb::planowanie {
@@ -95,9 +96,10 @@ GameDescriptor describe_game() {
         return seats;
     };
     game.referee = [](const MatchRequest& request, Table& table) {
-        RefereeSettings settings{config_for(request), request.deal_seed(), sends_quit(request)};
+        RefereeSettings settings{config_for(request), request.deal_seed(), sends_quit(request), request.replay_path};
         return run_referee(settings, table);
     };
+    game.verify = [](const std::filesystem::path& path) { return verify_game_log(read_game_log(path)); };
     return game;
 }
 

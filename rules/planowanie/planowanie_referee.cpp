@@ -6,6 +6,9 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "rules/planowanie/planowanie_log.hpp"
 
 namespace arb::planowanie {
 namespace {
@@ -43,12 +46,20 @@ public:
           state_(settings.config),
           n_(settings.config.players),
           faults_(static_cast<std::size_t>(n_)),
-          warnings_(static_cast<std::size_t>(n_), 0) {}
+          warnings_(static_cast<std::size_t>(n_), 0) {
+        log_.values = settings.config.deck.values();
+        log_.suits = settings.config.deck.suits();
+        log_.players = n_;
+        log_.schedule = settings.config.deals;
+        log_.deal_seed = settings.deal_seed;
+    }
 
     RefereeResult run() {
         if (play_all()) table_.note("game over");
         end_bots();
-        return result();
+        RefereeResult out = result();
+        write_log(out);
+        return out;
     }
 
 private:
@@ -73,6 +84,13 @@ private:
         if (auto v = state_.apply_deal(hands)) throw std::logic_error("planowanie: own deal rejected: " + v->what);
         table_.note(fmt::format("deal {}: {} cards, player {} starts", deal + 1, state_.cards_this_deal(),
                                 state_.leader()));
+        DealLog& deal_log = log_.deals.emplace_back();
+        deal_log.cards = state_.cards_this_deal();
+        deal_log.starter = state_.leader();
+        for (const auto& hand : hands) {
+            auto& texts = deal_log.hands.emplace_back();
+            for (const Card& c : hand) texts.push_back(settings_.config.deck.text(c));
+        }
 
         std::vector<std::string> set_cards;
         for (int s = 0; s < n_; ++s) {
@@ -113,6 +131,7 @@ private:
             declared[static_cast<std::size_t>(s)] = *number;
         }
         if (any_fault()) return false;
+        log_.deals.back().declarations = declared;
         for (int s = 0; s < n_; ++s) {
             if (!broadcast_same(fmt::format("declare {} {}\n", s, declared[static_cast<std::size_t>(s)]))) return false;
         }
@@ -131,11 +150,40 @@ private:
             return false;
         }
         const std::string where_played = where();
+        const bool leads = state_.trick().empty();
         if (auto v = state_.apply_card(seat, *card)) {
             fault(seat, SeatStatus::illegal, fmt::format("illegal card '{}' in {}: {}", reply->payload, where_played, v->what));
             return false;
         }
+        log_card(seat, *card, leads);
         return broadcast_same(fmt::format("play {} {}\n", seat, settings_.config.deck.text(*card)));
+    }
+
+    // --- the game log ------------------------------------------------------------------------
+
+    void log_card(int seat, Card card, bool leads) {
+        DealLog& deal = log_.deals.back();
+        if (leads) deal.tricks.push_back(TrickLog{seat, {}, std::nullopt});
+        deal.tricks.back().cards.push_back(settings_.config.deck.text(card));
+        if (!state_.trick().empty()) return;  // the trick goes on
+        deal.tricks.back().winner = state_.last_trick_winner();
+        if (state_.results().size() == log_.deals.size()) {
+            deal.taken = state_.results().back().taken;
+            deal.points = state_.results().back().points;
+        }
+    }
+
+    // A log that cannot be written does not undo the match: it is noted, and the record stands.
+    void write_log(const RefereeResult& result) {
+        if (settings_.log_path.empty()) return;
+        for (const auto& p : result.participants) log_.scores.push_back(static_cast<int>(p.score));
+        log_.end_reason = result.end_reason;
+        try {
+            write_game_log(settings_.log_path, log_);
+        } catch (const std::exception& e) {
+            spdlog::error("{}", e.what());
+            table_.note(e.what());
+        }
     }
 
     std::string time_left_command(int seat) const {
@@ -306,6 +354,7 @@ private:
     int n_;
     std::vector<std::optional<Fault>> faults_;
     std::vector<int> warnings_;
+    GameLog log_;
 };
 
 }  // namespace

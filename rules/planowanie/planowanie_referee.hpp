@@ -20,6 +20,7 @@
 // to each other seat; no result is recorded between the others. Scores are the points of the
 // completed deals.
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,7 @@ struct RefereeSettings {
     Config config;
     std::uint64_t deal_seed = 1;
     bool send_quit = true;  // seed's tester sends `quit`; the tournament judge just kills
+    std::filesystem::path log_path;  // the game log (planowanie_log.hpp); empty = none
 };
 
 // Plays one match. Bot faults are results, never exceptions.

@@ -156,6 +156,19 @@ TEST_CASE("planowanie e2e: arbiter play runs all rotations and writes the record
     CHECK(printed.find("total over 4 rotations") != std::string::npos);
     CHECK(fs::exists(out / "transcripts" / "planowanie-seed11-r0.transcript"));
 
+    // The game log of a match, checked by `arbiter verify`.
+    const std::string logged = command.substr(0, command.find(" > ")) + " --replay " + (out / "game.json").string() +
+                               " > /dev/null 2>&1";
+    REQUIRE(std::system(logged.c_str()) == 0);
+    REQUIRE(fs::exists(out / "game-r2.json"));
+    const std::string verify = arbiter + " verify planowanie " + (out / "game-r2.json").string() + " > " +
+                               (out / "verify.txt").string();
+    CHECK(std::system(verify.c_str()) == 0);
+    std::ifstream verify_file(out / "verify.txt");
+    std::string verdict;
+    std::getline(verify_file, verdict);
+    CHECK(verdict == "OK 416");
+
     // A bad option or a missing bot is a usage error (exit 2), with no match played.
     const std::string bad = arbiter + " play planowanie --out " + out.string() +
                             " --bot 'name=a cmd=/no/such/bot' --bot 'name=b cmd=/no/such/bot' > /dev/null 2>&1";

@@ -6,10 +6,13 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "arbiter/core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "planowanie_test_bots.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
+#include "rules/planowanie/planowanie_log.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
 
 using namespace arb;
@@ -36,8 +39,15 @@ std::vector<ScriptedBot> random_bots(int n, std::uint64_t first_seed = 1) {
     return bots;
 }
 
-RefereeSettings settings_for(Config config, std::uint64_t deal_seed = 42, bool quit = true) {
-    return RefereeSettings{std::move(config), deal_seed, quit};
+RefereeSettings settings_for(Config config, std::uint64_t deal_seed = 42, bool quit = true,
+                             std::filesystem::path log_path = {}) {
+    return RefereeSettings{std::move(config), deal_seed, quit, std::move(log_path)};
+}
+
+std::filesystem::path scratch_file(const std::string& name) {
+    const auto dir = std::filesystem::path(ARBITER_BINARY_DIR) / "test-scratch" / "planowanie";
+    std::filesystem::create_directories(dir);
+    return dir / name;
 }
 
 // Commands the referee sent to a seat, without the trailing newline.
@@ -576,4 +586,67 @@ TEST_CASE("planowanie game: options are checked and the plan gives each seat the
     } catch (const UserError& e) {
         CHECK(std::string(e.what()).find("deal 1 needs 14 x 4 cards") != std::string::npos);
     }
+}
+
+TEST_CASE("planowanie log: a full match's log replays through the engine, tampering is found") {
+    const auto path = scratch_file("full.json");
+    std::filesystem::remove(path);
+    ScriptedTable table = make_table(random_bots(4, 21));
+    const RefereeResult result = run_referee(settings_for(Config::tournament(), 808, true, path), table);
+    REQUIRE(result.end_reason == "completed");
+    const GameLog log = read_game_log(path);
+    CHECK(log.deals.size() == 13);
+    CHECK(log.deal_seed == std::optional<std::uint64_t>(808));
+    for (int s = 0; s < 4; ++s) CHECK(log.scores[s] == result.participants[s].score);
+    const VerifyOutcome ok = verify_game_log(log);
+    CHECK(ok.ok);
+    CHECK(ok.first_difference.empty());
+    CHECK(ok.steps == 13 * 4 + 91 * 4);  // declarations and cards
+    // The log goes through JSON unchanged.
+    CHECK(to_json(game_log_from_json(to_json(log))) == to_json(log));
+
+    GameLog card = log;
+    std::swap(card.deals[5].tricks[1].cards[0], card.deals[5].tricks[2].cards[0]);
+    CHECK_FALSE(verify_game_log(card).ok);
+    GameLog points = log;
+    points.deals[12].points[0] += 1;
+    const VerifyOutcome bad_points = verify_game_log(points);
+    CHECK_FALSE(bad_points.ok);
+    CHECK(bad_points.first_difference == "deal 13: points differ");
+    GameLog hands = log;
+    std::swap(hands.deals[3].hands[0][0], hands.deals[3].hands[1][0]);
+    CHECK(verify_game_log(hands).first_difference == "deal 4: the hands are not the ones the deal seed gives");
+    GameLog winner = log;
+    winner.deals[2].tricks[0].winner = (*winner.deals[2].tricks[0].winner + 1) % 4;
+    CHECK(verify_game_log(winner).first_difference.find("winner") != std::string::npos);
+    GameLog scores = log;
+    scores.scores[2] += 1;
+    CHECK(verify_game_log(scores).first_difference == "final scores differ");
+}
+
+TEST_CASE("planowanie log: a match ended by a fault logs the deals up to the fault") {
+    const auto path = scratch_file("fault.json");
+    std::vector<ScriptedBot> bots = random_bots(4);
+    bots[1] = random_bot(2, on("gen_move", 4, ScriptedAnswer::crash()));
+    ScriptedTable table = make_table(std::move(bots));
+    const RefereeResult result = run_referee(settings_for(Config::tournament(), 42, true, path), table);
+    REQUIRE(result.end_reason == "seat 1 crashed");
+    const GameLog log = read_game_log(path);
+    CHECK(log.end_reason == "seat 1 crashed");
+    REQUIRE(log.deals.size() == 5);
+    CHECK(log.deals.back().points.empty());
+    CHECK(verify_game_log(log).ok);
+}
+
+TEST_CASE("planowanie log: unreadable logs are user errors") {
+    const GameDescriptor game = describe_game();
+    REQUIRE(game.verify);
+    const auto path = scratch_file("not-a-log.json");
+    std::ofstream(path) << "{\"game\": \"ants\"}";
+    CHECK_THROWS_AS(game.verify(path), UserError);
+    std::ofstream(path) << "not json";
+    CHECK_THROWS_AS(game.verify(path), UserError);
+    std::ofstream(path) << "{\"game\": \"planowanie\", \"version\": 1}";
+    CHECK_THROWS_AS(game.verify(path), UserError);
+    CHECK_THROWS_AS(game.verify(scratch_file("missing.json")), UserError);
 }
