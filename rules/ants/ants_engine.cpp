@@ -88,6 +88,25 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     view_offsets_ = disc_offsets<Offset>(params_.viewradius2, true);
     attack_offsets_ = disc_offsets<Offset>(params_.attackradius2, false);
     spawn_offsets_ = disc_offsets<Offset>(params_.spawnradius2, false);
+    const char dirs[4] = {'n', 'e', 's', 'w'};
+    const Offset steps[4] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};
+    auto in_view = [&](int dr, int dc) { return dr * dr + dc * dc <= params_.viewradius2; };
+    for (int d = 0; d < 4; ++d) {
+        (void)dirs;
+        for (const auto& o : view_offsets_) {
+            // o relative to the new square is o + step relative to the old one
+            if (!in_view(o.dr + steps[d].dr, o.dc + steps[d].dc)) view_enter_[d].push_back(o);
+            // an old-disc square q is q - step relative to the new square
+            const Offset back{o.dr - steps[d].dr, o.dc - steps[d].dc};
+            if (!in_view(back.dr, back.dc)) view_leave_[d].push_back(back);
+        }
+    }
+    int reach = 1;
+    for (const auto* set : {&view_offsets_, &attack_offsets_, &spawn_offsets_})
+        for (const auto& o : *set) reach = std::max({reach, std::abs(o.dr), std::abs(o.dc)});
+    pad_ = reach + 2;
+    for (int i = -pad_; i < rows_ + pad_; ++i) row_base_.push_back(wrap_row(i) * cols_);
+    for (int i = -pad_; i < cols_ + pad_; ++i) col_wrap_.push_back(wrap_col(i));
 
     // One hill per map hill and one ant on each, in the original's hill order.
     for (const auto& spec : map.hills) {
@@ -166,27 +185,30 @@ OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& l
     OrderVerdicts out;
     struct Parsed { std::string line; long long row, col; char dir; };
     std::vector<Parsed> parsed;
+    constexpr std::string_view kBlank = " \t\r\n\v\f";
     for (const auto& raw : lines) {
-        std::string line;
-        line.reserve(raw.size());
-        for (char c : raw) line.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        const auto first = line.find_first_not_of(" \t\r\n\v\f");
-        if (first == std::string::npos) continue;
-        const auto last = line.find_last_not_of(" \t\r\n\v\f");
-        line = line.substr(first, last - first + 1);
-        if (line[0] == '#') continue;
-        std::vector<std::string_view> data;
+        std::string_view view(raw);
+        const auto first = view.find_first_not_of(kBlank);
+        if (first == std::string_view::npos) continue;
+        view = view.substr(first, view.find_last_not_of(kBlank) - first + 1);
+        if (view[0] == '#') continue;
+        std::string line(view);  // short lines stay in the small-string buffer
+        for (char& c : line) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        // Python's str.split(): whitespace-separated tokens; only the first four are needed.
+        std::string_view data[4];
+        std::size_t tokens = 0;
         std::string_view rest(line);
-        while (!rest.empty()) {
-            const auto b = rest.find_first_not_of(" \t\r\n\v\f");
+        while (true) {
+            const auto b = rest.find_first_not_of(kBlank);
             if (b == std::string_view::npos) break;
             rest.remove_prefix(b);
-            const auto e = rest.find_first_of(" \t\r\n\v\f");
-            data.push_back(rest.substr(0, e));
-            rest = e == std::string_view::npos ? std::string_view{} : rest.substr(e);
+            const auto e = std::min(rest.find_first_of(kBlank), rest.size());
+            if (tokens < 4) data[tokens] = rest.substr(0, e);
+            ++tokens;
+            rest.remove_prefix(e);
         }
         if (data[0] != "o") { out.invalid.push_back(line + " # unknown action"); continue; }
-        if (data.size() != 4) { out.invalid.push_back(line + " # incorrectly formatted order"); continue; }
+        if (tokens != 4) { out.invalid.push_back(line + " # incorrectly formatted order"); continue; }
         const auto row = python_int(data[1]);
         const auto col = python_int(data[2]);
         if (!row || !col) { out.invalid.push_back(line + " # invalid row or col"); continue; }
@@ -194,13 +216,17 @@ OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& l
             out.invalid.push_back(line + " # invalid direction");
             continue;
         }
-        parsed.push_back({line, *row, *col, data[3][0]});
+        parsed.push_back({std::move(line), *row, *col, data[3][0]});
     }
-    std::vector<std::pair<long long, long long>> seen;
+    // Accepted orders always have in-range non-negative coordinates, so a duplicate is an
+    // order for an ant that already has an accepted order this turn.
     for (const auto& order : parsed) {
-        if (std::find(seen.begin(), seen.end(), std::pair{order.row, order.col}) != seen.end()) {
-            out.invalid.push_back(order.line + " # duplicate order");
-            continue;
+        if (order.row >= 0 && order.col >= 0 && order.row < rows_ && order.col < cols_) {
+            const int a0 = ant_at_[cell(static_cast<int>(order.row), static_cast<int>(order.col))];
+            if (a0 >= 0 && ant_owner_[a0] == player && order_dir_[a0] != 0) {
+                out.invalid.push_back(order.line + " # duplicate order");
+                continue;
+            }
         }
         // Python list indexing: -len <= i < len is in range, negatives index from the end.
         if (order.row < -rows_ || order.row >= rows_ || order.col < -cols_ || order.col >= cols_) {
@@ -225,7 +251,6 @@ OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& l
             continue;
         }
         out.valid.push_back(order.line);
-        seen.emplace_back(order.row, order.col);
         order_dir_[a] = order.dir;
         orders_[player].push_back(a);
     }
@@ -269,6 +294,7 @@ void AntsEngine::add_ant(int hill_index) {
     ant.owner = hill.owner;
     ant.spawn_turn = turn_;
     const int index = static_cast<int>(ants_.size());
+    ant_owner_.push_back(static_cast<std::int8_t>(ant.owner));
     ants_.push_back(std::move(ant));
     order_dir_.push_back(0);
     ant_at_[hill.cell] = index;
@@ -285,6 +311,7 @@ void AntsEngine::add_initial_ant(int c, int owner) {
     ant.owner = owner;
     ant.spawn_turn = turn_;
     const int index = static_cast<int>(ants_.size());
+    ant_owner_.push_back(static_cast<std::int8_t>(ant.owner));
     ants_.push_back(std::move(ant));
     order_dir_.push_back(0);
     ant_at_[c] = index;
@@ -333,8 +360,8 @@ void AntsEngine::do_attack_focus() {
         const int r = row_of(ant.cell), k = col_of(ant.cell);
         int count = 0;
         for (const auto& o : attack_offsets_) {
-            const int b = ant_at_[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
-            if (b >= 0 && ants_[b].owner != ant.owner) ++count;
+            const int b = ant_at_[wrapped(r, k, o)];
+            if (b >= 0 && ant_owner_[b] != ant.owner) ++count;
         }
         enemies_[a] = count;
     }
@@ -346,8 +373,8 @@ void AntsEngine::do_attack_focus() {
         const int r = row_of(ant.cell), k = col_of(ant.cell);
         int min_enemy = INT_MAX;
         for (const auto& o : attack_offsets_) {
-            const int b = ant_at_[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
-            if (b >= 0 && ants_[b].owner != ant.owner) min_enemy = std::min(min_enemy, enemies_[b]);
+            const int b = ant_at_[wrapped(r, k, o)];
+            if (b >= 0 && ant_owner_[b] != ant.owner) min_enemy = std::min(min_enemy, enemies_[b]);
         }
         if (min_enemy <= weakness) doomed.push_back(a);
     }
@@ -406,8 +433,8 @@ void AntsEngine::do_gather() {
         const int r = row_of(food.cell), k = col_of(food.cell);
         unsigned owners = 0;
         for (const auto& o : spawn_offsets_) {
-            const int b = ant_at_[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
-            if (b >= 0) owners |= 1u << ants_[b].owner;
+            const int b = ant_at_[wrapped(r, k, o)];
+            if (b >= 0) owners |= 1u << ant_owner_[b];
         }
         if (owners == 0) {
             live_food_[kept++] = f;
@@ -481,16 +508,16 @@ void AntsEngine::record_histories() {
     }
 }
 
-void AntsEngine::stamp_vision(int player, int c, int delta) {
+void AntsEngine::stamp_offsets(int player, int c, const std::vector<Offset>& offsets, int delta) {
     auto& vision = vision_[player];
     const int r = row_of(c), k = col_of(c);
     if (delta < 0) {
-        for (const auto& o : view_offsets_) --vision[wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc)];
+        for (const auto& o : offsets) --vision[wrapped(r, k, o)];
         return;
     }
     auto& revealed = revealed_[player];
-    for (const auto& o : view_offsets_) {
-        const int v = wrap_row(r + o.dr) * cols_ + wrap_col(k + o.dc);
+    for (const auto& o : offsets) {
+        const int v = wrapped(r, k, o);
         if (vision[v]++ == 0 && !revealed[v]) {
             revealed[v] = 1;
             if (water_[v]) revealed_water_[player].push_back(v);
@@ -498,17 +525,27 @@ void AntsEngine::stamp_vision(int player, int c, int delta) {
     }
 }
 
-// Incremental vision, equivalent to the union of discs around live ants. All removals come
+void AntsEngine::stamp_vision(int player, int c, int delta) { stamp_offsets(player, c, view_offsets_, delta); }
+
+namespace {
+int direction_index(char d) { return d == 'n' ? 0 : d == 'e' ? 1 : d == 's' ? 2 : 3; }
+}  // namespace
+
+// Incremental vision (as the original's update_vision), equivalent to the union of discs
+// around live ants: a moved ant only adds and removes the edges of its disc. All removals come
 // first so that a square counted 0 -> 1 in the second pass really is visible now.
 void AntsEngine::update_vision() {
     for (int a : killed_ants_) stamp_vision(ants_[a].owner, ants_[a].prev_cell, -1);
     for (int a : live_) {
         const Ant& ant = ants_[a];
-        if (!ant.orders.empty() && ant.orders.back() != '-') stamp_vision(ant.owner, ant.prev_cell, -1);
+        if (!ant.orders.empty() && ant.orders.back() != '-')
+            stamp_offsets(ant.owner, ant.cell, view_leave_[direction_index(ant.orders.back())], -1);
     }
     for (int a : live_) {
         const Ant& ant = ants_[a];
-        if (ant.orders.empty() || ant.orders.back() != '-') stamp_vision(ant.owner, ant.cell, +1);
+        if (ant.orders.empty()) stamp_vision(ant.owner, ant.cell, +1);
+        else if (ant.orders.back() != '-')
+            stamp_offsets(ant.owner, ant.cell, view_enter_[direction_index(ant.orders.back())], +1);
     }
     for (auto& w : revealed_water_) std::sort(w.begin(), w.end());
 }
@@ -682,23 +719,26 @@ std::string AntsEngine::player_start_text() const {
 }
 
 void AntsEngine::rebuild_state_objects() {
+    // Within each kind the original sorts by (row, col, owner) = (cell, owner): sort packed keys.
     state_objects_.clear();
-    const auto by_cell_owner = [](const StateObject& x, const StateObject& y) {
-        return x.cell != y.cell ? x.cell < y.cell : x.owner < y.owner;
+    std::vector<std::uint64_t>& keys = sort_keys_;
+    auto emit = [&](char kind) {
+        std::sort(keys.begin(), keys.end());
+        for (std::uint64_t k : keys)
+            state_objects_.push_back({kind, static_cast<int>(k >> 8), static_cast<int>(k & 0xff) - 1});
+        keys.clear();
     };
-    std::size_t from = 0;
+    auto key = [](int cell, int owner) { return (static_cast<std::uint64_t>(cell) << 8) | static_cast<std::uint64_t>(owner + 1); };
+    keys.clear();
     for (const auto& hill : hills_)
-        if (hill.standing()) state_objects_.push_back({'h', hill.cell, hill.owner});
-    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
-    from = state_objects_.size();
-    for (int a : live_) state_objects_.push_back({'a', ants_[a].cell, ants_[a].owner});
-    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
-    from = state_objects_.size();
-    for (int f : live_food_) state_objects_.push_back({'f', food_[f].cell, -1});
-    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
-    from = state_objects_.size();
-    for (int a : killed_ants_) state_objects_.push_back({'d', ants_[a].cell, ants_[a].owner});
-    std::sort(state_objects_.begin() + from, state_objects_.end(), by_cell_owner);
+        if (hill.standing()) keys.push_back(key(hill.cell, hill.owner));
+    emit('h');
+    for (int a : live_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
+    emit('a');
+    for (int f : live_food_) keys.push_back(key(food_[f].cell, -1));
+    emit('f');
+    for (int a : killed_ants_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
+    emit('d');
     state_dirty_ = false;
 }
 

@@ -190,6 +190,7 @@ private:
     std::vector<std::uint8_t> water_;
     std::vector<int> ant_at_, food_at_, hill_at_;
     std::vector<Ant> ants_;
+    std::vector<std::int8_t> ant_owner_;     // ants_[i].owner, compact for the neighbour scans
     std::vector<int> live_;                  // indices of live ants
     std::vector<int> killed_ants_;           // ants killed in the current turn
     std::vector<int> new_ants_;              // ants spawned in the current turn (vision)
@@ -214,12 +215,21 @@ private:
     int winning_turn_ = 0, ranking_turn_ = 0;
     // vision
     std::vector<Offset> view_offsets_, attack_offsets_, spawn_offsets_;
+    // Vision changes of one step in direction n/e/s/w (index 0..3), relative to the new square:
+    // squares that come into view and squares that drop out of view.
+    std::vector<Offset> view_enter_[4], view_leave_[4];
+    // Wrapping without division: row_base_[r + pad_] = (r mod rows) * cols, col_wrap_ likewise.
+    int pad_ = 0;
+    std::vector<int> row_base_, col_wrap_;
+    int wrapped(int r, int c, const Offset& o) const { return row_base_[r + o.dr + pad_] + col_wrap_[c + o.dc + pad_]; }
+    void stamp_offsets(int player, int cell, const std::vector<Offset>& offsets, int delta);
     std::vector<std::vector<std::uint16_t>> vision_;    // per player: how many own ants see a cell
     std::vector<std::vector<std::uint8_t>> revealed_;   // per player: cell seen at least once
     std::vector<std::vector<int>> revealed_water_;      // per player: water first seen this turn
     std::vector<std::vector<int>> switch_;              // per player: real owner -> their number
     // bot text: every transient object, sorted as the original sorts them (rebuilt when dirty)
     struct StateObject { char kind; int cell; int owner; };
+    std::vector<std::uint64_t> sort_keys_;
     void rebuild_state_objects();
     std::vector<StateObject> state_objects_;
     bool state_dirty_ = true;
