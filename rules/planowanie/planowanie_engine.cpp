@@ -1,9 +1,9 @@
 #include "rules/planowanie/planowanie_engine.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "arbiter/core/rng.hpp"
 
@@ -18,7 +18,8 @@ std::string problem_in_symbols(std::string_view text, const char* what) {
     std::set<char> seen;
     for (char c : text) {
         const auto u = static_cast<unsigned char>(c);
-        if (u <= ' ' || u >= 127) return fmt::format("{} '{}' must be printable characters without spaces", what, text);
+        if (u <= ' ' || u >= 127)
+            return fmt::format("{} '{}' must be printable characters without spaces", what, text);
         if (!seen.insert(c).second) return fmt::format("{} '{}' repeats '{}'", what, text, c);
     }
     return {};
@@ -34,7 +35,8 @@ std::string Deck::problem(std::string_view values, std::string_view suits) {
 Deck::Deck(std::string values, std::string suits) : values_(std::move(values)), suits_(std::move(suits)) {}
 
 std::string Deck::text(Card card) const {
-    return std::string{values_.at(static_cast<std::size_t>(card.value)), suits_.at(static_cast<std::size_t>(card.suit))};
+    return std::string{values_.at(static_cast<std::size_t>(card.value)),
+                       suits_.at(static_cast<std::size_t>(card.suit))};
 }
 
 std::optional<Card> Deck::parse(std::string_view text) const {
@@ -74,12 +76,15 @@ std::string Config::problem() const {
     if (deals.empty()) return "the deal schedule is empty";
     for (std::size_t i = 0; i < deals.size(); ++i) {
         const DealSpec& d = deals[i];
-        if (d.cards < 1) return fmt::format("deal {} gives {} cards; each deal needs at least 1", i + 1, d.cards);
+        if (d.cards < 1)
+            return fmt::format("deal {} gives {} cards; each deal needs at least 1", i + 1, d.cards);
         if (d.cards * players > deck.size()) {
-            return fmt::format("deal {} needs {} x {} cards but the deck has {}", i + 1, d.cards, players, deck.size());
+            return fmt::format("deal {} needs {} x {} cards but the deck has {}", i + 1, d.cards, players,
+                               deck.size());
         }
         if (d.starter < 0 || d.starter >= players) {
-            return fmt::format("deal {} starts with player {}; players are 0..{}", i + 1, d.starter, players - 1);
+            return fmt::format("deal {} starts with player {}; players are 0..{}", i + 1, d.starter,
+                               players - 1);
         }
     }
     return {};
@@ -100,7 +105,8 @@ std::size_t winning_card(std::span<const PlayedCard> trick) {
         const Card& b = trick[best].card;
         // A card of the winning card's suit beats it if higher; a trump beats any non-trump.
         // Any other card (a discard) never wins.
-        if ((c.suit == b.suit && c.value > b.value) || (c.suit == kTrumpSuit && b.suit != kTrumpSuit)) best = i;
+        if ((c.suit == b.suit && c.value > b.value) || (c.suit == kTrumpSuit && b.suit != kTrumpSuit))
+            best = i;
     }
     return best;
 }
@@ -125,10 +131,14 @@ std::vector<std::vector<Card>> deal_hands(const Config& config, int deal_index, 
 
 const char* to_string(Phase phase) {
     switch (phase) {
-        case Phase::deal: return "deal";
-        case Phase::declare: return "declare";
-        case Phase::play: return "play";
-        case Phase::over: return "over";
+        case Phase::deal:
+            return "deal";
+        case Phase::declare:
+            return "declare";
+        case Phase::play:
+            return "play";
+        case Phase::over:
+            return "over";
     }
     return "?";
 }
@@ -150,14 +160,16 @@ std::optional<Violation> State::check_seat(int seat) const {
 }
 
 std::optional<Violation> State::apply_deal(const std::vector<std::vector<Card>>& hands) {
-    if (phase_ != Phase::deal) return Violation{fmt::format("cannot deal in the {} phase", to_string(phase_))};
+    if (phase_ != Phase::deal)
+        return Violation{fmt::format("cannot deal in the {} phase", to_string(phase_))};
     if (static_cast<int>(hands.size()) != players()) {
         return Violation{fmt::format("{} hands dealt for {} players", hands.size(), players())};
     }
     std::set<Card> seen;
     for (const auto& hand : hands) {
         if (static_cast<int>(hand.size()) != cards_this_deal()) {
-            return Violation{fmt::format("a hand of {} cards in a deal of {}", hand.size(), cards_this_deal())};
+            return Violation{
+                fmt::format("a hand of {} cards in a deal of {}", hand.size(), cards_this_deal())};
         }
         for (const Card& c : hand) {
             if (c.suit < 0 || c.suit >= config_.deck.suit_count() || c.value < 0 ||
@@ -188,7 +200,8 @@ std::vector<int> State::legal_declarations(int seat) const {
 
 std::optional<Violation> State::apply_declaration(int seat, int tricks) {
     if (auto v = check_seat(seat)) return v;
-    if (phase_ != Phase::declare) return Violation{fmt::format("cannot declare in the {} phase", to_string(phase_))};
+    if (phase_ != Phase::declare)
+        return Violation{fmt::format("cannot declare in the {} phase", to_string(phase_))};
     if (declared_.at(seat)) return Violation{fmt::format("player {} has already declared", seat)};
     if (tricks < 0 || tricks > cards_this_deal()) {
         return Violation{fmt::format("declaration {} is outside 0..{}", tricks, cards_this_deal())};
@@ -212,26 +225,32 @@ std::vector<Card> State::legal_cards(int seat) const {
     // Must follow the led suit when possible, otherwise anything (seed, "Rozgrywka").
     const int led = trick_.front().card.suit;
     std::vector<Card> follow;
-    std::copy_if(hand.begin(), hand.end(), std::back_inserter(follow), [&](const Card& c) { return c.suit == led; });
+    std::copy_if(hand.begin(), hand.end(), std::back_inserter(follow),
+                 [&](const Card& c) { return c.suit == led; });
     return follow.empty() ? hand : follow;
 }
 
 std::optional<Violation> State::apply_card(int seat, Card card) {
     if (auto v = check_seat(seat)) return v;
-    if (phase_ != Phase::play) return Violation{fmt::format("cannot play a card in the {} phase", to_string(phase_))};
-    if (seat != to_move()) return Violation{fmt::format("it is player {}'s turn, not player {}'s", to_move(), seat)};
+    if (phase_ != Phase::play)
+        return Violation{fmt::format("cannot play a card in the {} phase", to_string(phase_))};
+    if (seat != to_move())
+        return Violation{fmt::format("it is player {}'s turn, not player {}'s", to_move(), seat)};
     auto& hand = hands_.at(seat);
     const auto it = std::find(hand.begin(), hand.end(), card);
     const bool valid = card.suit >= 0 && card.suit < config_.deck.suit_count() && card.value >= 0 &&
                        card.value < config_.deck.value_count();
     if (!valid) return Violation{"the card is not in the deck"};
-    if (it == hand.end()) return Violation{fmt::format("card '{}' is not in the hand", config_.deck.text(card))};
+    if (it == hand.end())
+        return Violation{fmt::format("card '{}' is not in the hand", config_.deck.text(card))};
     if (!trick_.empty()) {
         const int led = trick_.front().card.suit;
-        const bool can_follow = std::any_of(hand.begin(), hand.end(), [&](const Card& c) { return c.suit == led; });
+        const bool can_follow =
+            std::any_of(hand.begin(), hand.end(), [&](const Card& c) { return c.suit == led; });
         if (can_follow && card.suit != led) {
             return Violation{fmt::format("card '{}' does not follow the led suit '{}' held in the hand",
-                                         config_.deck.text(card), config_.deck.suits()[static_cast<std::size_t>(led)])};
+                                         config_.deck.text(card),
+                                         config_.deck.suits()[static_cast<std::size_t>(led)])};
         }
     }
     hand.erase(it);
@@ -275,7 +294,8 @@ SeatView State::view_for(int seat) const {
     view.declared.resize(static_cast<std::size_t>(players()));
     for (int s = 0; s < players(); ++s) {
         // Declarations are secret until all are made (seed, "Deklaracje").
-        if (phase_ != Phase::declare || s == seat) view.declared[static_cast<std::size_t>(s)] = declared_.at(s);
+        if (phase_ != Phase::declare || s == seat)
+            view.declared[static_cast<std::size_t>(s)] = declared_.at(s);
     }
     view.taken = taken_;
     view.scores = scores_;

@@ -37,12 +37,12 @@ struct Card {
 inline constexpr int kTrumpSuit = 0;  // seed: "Pierwszy znak w łańcuchu reprezentuje kolor atutowy"
 
 class Deck {
-public:
+  public:
     // Why these strings cannot describe a deck ("" when they can): each must be non-empty, made
     // of distinct printable non-space characters.
     static std::string problem(std::string_view values, std::string_view suits);
 
-    Deck(std::string values, std::string suits);  // precondition: problem() is empty
+    Deck(std::string values, std::string suits);                        // precondition: problem() is empty
     static Deck tournament() { return Deck("23456789TJQKA", "CDHS"); }  // seed, "set_deck"
 
     const std::string& values() const { return values_; }
@@ -60,7 +60,7 @@ public:
 
     friend bool operator==(const Deck&, const Deck&) = default;
 
-private:
+  private:
     std::string values_;
     std::string suits_;
 };
@@ -86,8 +86,8 @@ struct Config {
     std::string problem() const;
 
     // The argument lists of the setup commands (without the command names).
-    std::string set_deck_args() const;   // "23456789TJQKA CDHS"
-    std::string set_game_args() const;   // "13 1 0 2 1 ..."
+    std::string set_deck_args() const;  // "23456789TJQKA CDHS"
+    std::string set_game_args() const;  // "13 1 0 2 1 ..."
 
     friend bool operator==(const Config&, const Config&) = default;
 };
@@ -143,7 +143,7 @@ struct SeatView {
 };
 
 class State {
-public:
+  public:
     explicit State(Config config);  // precondition: config.problem() is empty
 
     const Config& config() const { return config_; }
@@ -178,7 +178,7 @@ public:
 
     friend bool operator==(const State&, const State&) = default;
 
-private:
+  private:
     std::optional<Violation> check_seat(int seat) const;
     void finish_trick();
     void finish_deal();

@@ -1,9 +1,9 @@
 #include "rules/planowanie/planowanie_game.hpp"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "arbiter/core/user_error.hpp"
 #include "rules/planowanie/planowanie_log.hpp"
@@ -25,15 +25,17 @@ std::vector<DealSpec> parse_schedule(const std::string& text) {
         long long value = 0;
         const auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value);
         if (ec != std::errc() || end != word.data() + word.size() || value < 0 || value > 100000) {
-            throw UserError(fmt::format("game option 'schedule': '{}' is not a small non-negative integer", word));
+            throw UserError(
+                fmt::format("game option 'schedule': '{}' is not a small non-negative integer", word));
         }
         numbers.push_back(value);
     }
     if (numbers.empty()) throw UserError("game option 'schedule' is empty; expected 'd c1 s1 ... cd sd'");
     const auto count = static_cast<std::size_t>(numbers.front());
     if (numbers.size() != 1 + 2 * count) {
-        throw UserError(fmt::format("game option 'schedule': {} deals need {} numbers after the count, got {}", count,
-                                    2 * count, numbers.size() - 1));
+        throw UserError(
+            fmt::format("game option 'schedule': {} deals need {} numbers after the count, got {}", count,
+                        2 * count, numbers.size() - 1));
     }
     std::vector<DealSpec> deals;
     for (std::size_t i = 0; i < count; ++i) {
@@ -45,12 +47,14 @@ std::vector<DealSpec> parse_schedule(const std::string& text) {
 Config config_for(const MatchRequest& request) {
     const std::string& values = request.options.text("deck-values");
     const std::string& suits = request.options.text("deck-suits");
-    if (auto p = Deck::problem(values, suits); !p.empty()) throw UserError("game option 'deck-values'/'deck-suits': " + p);
+    if (auto p = Deck::problem(values, suits); !p.empty())
+        throw UserError("game option 'deck-values'/'deck-suits': " + p);
     Config config;
     config.deck = Deck(values, suits);
     config.players = static_cast<int>(request.bots.size());
-    config.deals = request.options.has("schedule") ? parse_schedule(request.options.text("schedule"))
-                                                   : Config::default_schedule(config.players, config.deck.size());
+    config.deals = request.options.has("schedule")
+                       ? parse_schedule(request.options.text("schedule"))
+                       : Config::default_schedule(config.players, config.deck.size());
     if (auto p = config.problem(); !p.empty()) throw UserError("planowanie: " + p);
     return config;
 }
@@ -96,7 +100,8 @@ GameDescriptor describe_game() {
         return seats;
     };
     game.referee = [](const MatchRequest& request, Table& table) {
-        RefereeSettings settings{config_for(request), request.deal_seed(), sends_quit(request), request.replay_path};
+        RefereeSettings settings{config_for(request), request.deal_seed(), sends_quit(request),
+                                 request.replay_path};
         return run_referee(settings, table);
     };
     game.verify = [](const std::filesystem::path& path) { return verify_game_log(read_game_log(path)); };

@@ -1,9 +1,9 @@
 #include "rules/planowanie/planowanie_log.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "arbiter/core/user_error.hpp"
@@ -15,7 +15,8 @@ constexpr int kLogVersion = 1;
 
 template <class T>
 T field(const nlohmann::json& object, const char* key, const std::string& where) {
-    if (!object.is_object() || !object.contains(key)) throw UserError(fmt::format("planowanie log: {} has no '{}'", where, key));
+    if (!object.is_object() || !object.contains(key))
+        throw UserError(fmt::format("planowanie log: {} has no '{}'", where, key));
     try {
         return object.at(key).get<T>();
     } catch (const nlohmann::json::exception&) {
@@ -37,8 +38,11 @@ nlohmann::json to_json(const GameLog& log) {
             if (t.winner) trick["winner"] = *t.winner;
             tricks.push_back(std::move(trick));
         }
-        nlohmann::json deal = {{"cards", d.cards}, {"starter", d.starter}, {"hands", d.hands},
-                               {"declarations", d.declarations}, {"tricks", std::move(tricks)}};
+        nlohmann::json deal = {{"cards", d.cards},
+                               {"starter", d.starter},
+                               {"hands", d.hands},
+                               {"declarations", d.declarations},
+                               {"tricks", std::move(tricks)}};
         if (!d.points.empty()) {
             deal["taken"] = d.taken;
             deal["points"] = d.points;
@@ -60,7 +64,8 @@ nlohmann::json to_json(const GameLog& log) {
 }
 
 GameLog game_log_from_json(const nlohmann::json& json) {
-    if (field<std::string>(json, "game", "the file") != "planowanie") throw UserError("planowanie log: not a planowanie game");
+    if (field<std::string>(json, "game", "the file") != "planowanie")
+        throw UserError("planowanie log: not a planowanie game");
     if (field<int>(json, "version", "the file") != kLogVersion) {
         throw UserError(fmt::format("planowanie log: version {} is not supported (this arbiter writes {})",
                                     json.at("version").dump(), kLogVersion));
@@ -164,13 +169,15 @@ VerifyOutcome verify_game_log(const GameLog& log) {
             const std::string at = fmt::format("{}, trick {}", where, t + 1);
             if (state.phase() != Phase::play) return differs(steps, at + ": no trick is being played");
             if (trick.leader != state.to_move()) {
-                return differs(steps, fmt::format("{}: leader {} but player {} leads", at, trick.leader, state.to_move()));
+                return differs(steps, fmt::format("{}: leader {} but player {} leads", at, trick.leader,
+                                                  state.to_move()));
             }
             for (const auto& text : trick.cards) {
                 const int seat = state.to_move();
                 auto c = deck.parse(text);
                 if (!c) return differs(steps, fmt::format("{}: '{}' is not a card", at, text));
-                if (auto v = state.apply_card(seat, *c)) return differs(steps, fmt::format("{}: player {}: {}", at, seat, v->what));
+                if (auto v = state.apply_card(seat, *c))
+                    return differs(steps, fmt::format("{}: player {}: {}", at, seat, v->what));
                 ++steps;
             }
             if (trick.winner && trick.winner != state.last_trick_winner()) {
@@ -180,14 +187,16 @@ VerifyOutcome verify_game_log(const GameLog& log) {
         }
         if (!d.points.empty()) {
             if (state.results().size() != k + 1) return differs(steps, where + ": the deal is not finished");
-            if (state.results().back().taken != d.taken) return differs(steps, where + ": tricks taken differ");
+            if (state.results().back().taken != d.taken)
+                return differs(steps, where + ": tricks taken differ");
             if (state.results().back().points != d.points) return differs(steps, where + ": points differ");
         }
     }
     std::vector<int> scores;
     for (int s = 0; s < config.players; ++s) scores.push_back(state.score(s));
     if (scores != log.scores) return differs(steps, "final scores differ");
-    if (log.end_reason == "completed" && state.phase() != Phase::over) return differs(steps, "completed, but deals are missing");
+    if (log.end_reason == "completed" && state.phase() != Phase::over)
+        return differs(steps, "completed, but deals are missing");
     return VerifyOutcome{true, steps, {}};
 }
 

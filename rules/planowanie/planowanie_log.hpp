@@ -14,11 +14,10 @@
 // A match ended by a fault has a last deal with fewer tricks and no "taken"/"points".
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rules/game.hpp"
 #include "rules/planowanie/planowanie_engine.hpp"

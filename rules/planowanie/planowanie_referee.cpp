@@ -1,12 +1,12 @@
 #include "rules/planowanie/planowanie_referee.hpp"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <charconv>
 #include <memory>
 #include <optional>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "rules/planowanie/planowanie_log.hpp"
 
@@ -39,7 +39,7 @@ struct Fault {
 };
 
 class Referee {
-public:
+  public:
     Referee(const RefereeSettings& settings, Table& table)
         : settings_(settings),
           table_(table),
@@ -62,7 +62,7 @@ public:
         return out;
     }
 
-private:
+  private:
     // --- the seed's command sequence ----------------------------------------------------------
 
     bool play_all() {
@@ -81,7 +81,8 @@ private:
     bool play_deal() {
         const int deal = state_.deal_index();
         const auto hands = deal_hands(settings_.config, deal, settings_.deal_seed);
-        if (auto v = state_.apply_deal(hands)) throw std::logic_error("planowanie: own deal rejected: " + v->what);
+        if (auto v = state_.apply_deal(hands))
+            throw std::logic_error("planowanie: own deal rejected: " + v->what);
         table_.note(fmt::format("deal {}: {} cards, player {} starts", deal + 1, state_.cards_this_deal(),
                                 state_.leader()));
         DealLog& deal_log = log_.deals.emplace_back();
@@ -95,7 +96,8 @@ private:
         std::vector<std::string> set_cards;
         for (int s = 0; s < n_; ++s) {
             std::string text = fmt::format("set_cards {}", hands[static_cast<std::size_t>(s)].size());
-            for (const Card& c : hands[static_cast<std::size_t>(s)]) text += " " + settings_.config.deck.text(c);
+            for (const Card& c : hands[static_cast<std::size_t>(s)])
+                text += " " + settings_.config.deck.text(c);
             set_cards.push_back(text + "\n");
         }
         if (!broadcast(set_cards)) return false;
@@ -125,7 +127,8 @@ private:
                 continue;
             }
             if (auto v = state_.apply_declaration(s, *number)) {
-                fault(s, SeatStatus::illegal, fmt::format("illegal declaration {} in {}: {}", *number, where(), v->what));
+                fault(s, SeatStatus::illegal,
+                      fmt::format("illegal declaration {} in {}: {}", *number, where(), v->what));
                 continue;
             }
             declared[static_cast<std::size_t>(s)] = *number;
@@ -133,7 +136,8 @@ private:
         if (any_fault()) return false;
         log_.deals.back().declarations = declared;
         for (int s = 0; s < n_; ++s) {
-            if (!broadcast_same(fmt::format("declare {} {}\n", s, declared[static_cast<std::size_t>(s)]))) return false;
+            if (!broadcast_same(fmt::format("declare {} {}\n", s, declared[static_cast<std::size_t>(s)])))
+                return false;
         }
         return true;
     }
@@ -146,13 +150,15 @@ private:
         if (!reply) return false;
         const auto card = settings_.config.deck.parse(reply->payload);
         if (!card) {
-            fault(seat, SeatStatus::illegal, fmt::format("malformed card '{}' in {}", shorten(reply->payload), where()));
+            fault(seat, SeatStatus::illegal,
+                  fmt::format("malformed card '{}' in {}", shorten(reply->payload), where()));
             return false;
         }
         const std::string where_played = where();
         const bool leads = state_.trick().empty();
         if (auto v = state_.apply_card(seat, *card)) {
-            fault(seat, SeatStatus::illegal, fmt::format("illegal card '{}' in {}: {}", reply->payload, where_played, v->what));
+            fault(seat, SeatStatus::illegal,
+                  fmt::format("illegal card '{}' in {}: {}", reply->payload, where_played, v->what));
             return false;
         }
         log_card(seat, *card, leads);
@@ -196,7 +202,8 @@ private:
     // acknowledgement. false when a seat failed.
     bool broadcast(const std::vector<std::string>& texts) {
         std::vector<Request> requests;
-        for (int s = 0; s < n_; ++s) requests.push_back(Request{s, texts[static_cast<std::size_t>(s)], gtp_framer()});
+        for (int s = 0; s < n_; ++s)
+            requests.push_back(Request{s, texts[static_cast<std::size_t>(s)], gtp_framer()});
         const std::vector<Reply> replies = table_.ask_all(requests);
         for (int s = 0; s < n_; ++s) {
             check_ack(s, replies[static_cast<std::size_t>(s)], texts[static_cast<std::size_t>(s)]);
@@ -204,7 +211,9 @@ private:
         return !any_fault();
     }
 
-    bool broadcast_same(const std::string& text) { return broadcast(std::vector<std::string>(static_cast<std::size_t>(n_), text)); }
+    bool broadcast_same(const std::string& text) {
+        return broadcast(std::vector<std::string>(static_cast<std::size_t>(n_), text));
+    }
 
     bool ask_ack(int seat, const std::string& text) {
         check_ack(seat, table_.ask(seat, text, gtp_framer()), text);
@@ -216,7 +225,9 @@ private:
     void check_ack(int seat, const Reply& raw, const std::string& command) {
         const auto reply = framed_reply(seat, raw, command);
         if (!reply) return;
-        if (reply->kind == GtpReply::Kind::failure) warn(seat, fmt::format("answered '? {}' to '{}'", shorten(reply->payload), without_newline(command)));
+        if (reply->kind == GtpReply::Kind::failure)
+            warn(seat,
+                 fmt::format("answered '? {}' to '{}'", shorten(reply->payload), without_newline(command)));
     }
 
     // A decision (gen_declare / gen_move): '?' is a fault.
@@ -241,7 +252,8 @@ private:
             // Tell the bot's author what did arrive: a reply without its empty line, or half a line
             // (often an unflushed or unterminated write).
             if (!raw.lines.empty()) {
-                detail += fmt::format(" (received '{}' but no closing empty line)", shorten(normalize_line(raw.lines.back())));
+                detail += fmt::format(" (received '{}' but no closing empty line)",
+                                      shorten(normalize_line(raw.lines.back())));
             } else if (!raw.partial.empty()) {
                 detail += fmt::format(" (incomplete line: '{}')", shorten(normalize_line(raw.partial)));
             }
@@ -259,16 +271,23 @@ private:
                                              without_newline(command), where(), reply.extra_lines + 1));
             return std::nullopt;
         }
-        if (reply.junk_lines > 0) warn(seat, fmt::format("{} stray lines before the reply to '{}'", reply.junk_lines, without_newline(command)));
-        if (reply.extra_lines > 0) warn(seat, fmt::format("{} extra lines in the reply to '{}'", reply.extra_lines, without_newline(command)));
-        if (reply.glued) warn(seat, fmt::format("no space after the marker in the reply to '{}'", without_newline(command)));
+        if (reply.junk_lines > 0)
+            warn(seat, fmt::format("{} stray lines before the reply to '{}'", reply.junk_lines,
+                                   without_newline(command)));
+        if (reply.extra_lines > 0)
+            warn(seat, fmt::format("{} extra lines in the reply to '{}'", reply.extra_lines,
+                                   without_newline(command)));
+        if (reply.glued)
+            warn(seat,
+                 fmt::format("no space after the marker in the reply to '{}'", without_newline(command)));
         return reply;
     }
 
     // --- faults and the result ----------------------------------------------------------------
 
     std::string where() const {
-        if (state_.phase() == Phase::deal && state_.deal_index() == 0 && state_.results().empty()) return "setup";
+        if (state_.phase() == Phase::deal && state_.deal_index() == 0 && state_.results().empty())
+            return "setup";
         std::string out = fmt::format("deal {}", state_.deal_index() + 1);
         if (state_.phase() == Phase::play) out += fmt::format(", trick {}", state_.tricks_played() + 1);
         return out;
@@ -314,7 +333,8 @@ private:
                 p.detail = f->detail;
                 faulty.push_back(s);
             } else if (warnings_.at(static_cast<std::size_t>(s)) > 0) {
-                p.detail = fmt::format("{} protocol warnings (see the transcript)", warnings_.at(static_cast<std::size_t>(s)));
+                p.detail = fmt::format("{} protocol warnings (see the transcript)",
+                                       warnings_.at(static_cast<std::size_t>(s)));
             }
             out.participants.push_back(std::move(p));
         }
@@ -342,7 +362,8 @@ private:
         }
         std::string reason;
         for (int s : faulty) {
-            reason += fmt::format("{}seat {} {}", reason.empty() ? "" : ", ", s, to_string(out.participants[s].status));
+            reason += fmt::format("{}seat {} {}", reason.empty() ? "" : ", ", s,
+                                  to_string(out.participants[s].status));
         }
         out.end_reason = reason;
         return out;
@@ -364,8 +385,10 @@ std::string normalize_line(std::string_view line) {
     out.reserve(line.size());
     for (char c : line) {
         const auto u = static_cast<unsigned char>(c);
-        if (c == '\t') out.push_back(' ');
-        else if (u >= 32 && u != 127) out.push_back(c);
+        if (c == '\t')
+            out.push_back(' ');
+        else if (u >= 32 && u != 127)
+            out.push_back(c);
     }
     return out;
 }

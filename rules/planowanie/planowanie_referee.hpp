@@ -60,7 +60,7 @@ std::optional<int> parse_declaration(std::string_view payload);
 struct RefereeSettings {
     Config config;
     std::uint64_t deal_seed = 1;
-    bool send_quit = true;  // seed's tester sends `quit`; the tournament judge just kills
+    bool send_quit = true;           // seed's tester sends `quit`; the tournament judge just kills
     std::filesystem::path log_path;  // the game log (planowanie_log.hpp); empty = none
 };
 

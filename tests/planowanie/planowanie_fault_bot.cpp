@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
         if (here && fault == "illegal-card" && command == "gen_move") {
             for (char v : game.values) {
                 const std::string card{v, game.suits.back()};
-                if (std::find(game.hand.begin(), game.hand.end(), *game.parse_card(card)) == game.hand.end()) {
+                if (std::find(game.hand.begin(), game.hand.end(), *game.parse_card(card)) ==
+                    game.hand.end()) {
                     std::cout << "= " << card << "\n\n" << std::flush;
                     break;
                 }
@@ -56,7 +57,8 @@ int main(int argc, char** argv) {
         }
         auto reply = planowanie_bot::respond(game, strategy, line, quit);
         if (!reply) continue;
-        if (game.deal == fault_deal && fault == "junk") std::cout << "debug: thinking about " << command << "\n";
+        if (game.deal == fault_deal && fault == "junk")
+            std::cout << "debug: thinking about " << command << "\n";
         std::cout << *reply << "\n\n" << std::flush;
     }
     return 0;

@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "arbiter/core/user_error.hpp"
@@ -24,7 +23,9 @@ BotSpec bot(const std::string& name, const std::string& command) {
     return parse_bot_spec("name=" + name + " cmd=\"" + command + "\"");
 }
 
-BotSpec random_cpp(int i) { return bot("random" + std::to_string(i), kBots + "/random_bot " + std::to_string(i)); }
+BotSpec random_cpp(int i) {
+    return bot("random" + std::to_string(i), kBots + "/random_bot " + std::to_string(i));
+}
 
 MatchRequest request_for(std::vector<BotSpec> bots, std::map<std::string, std::string> options = {},
                          std::uint64_t seed = 7) {
@@ -52,7 +53,8 @@ fs::path scratch(const std::string& name) {
 }  // namespace
 
 TEST_CASE("planowanie e2e: four C++ random bots play a full tournament match") {
-    const MatchRecord record = play(request_for({random_cpp(1), random_cpp(2), random_cpp(3), random_cpp(4)}));
+    const MatchRecord record =
+        play(request_for({random_cpp(1), random_cpp(2), random_cpp(3), random_cpp(4)}));
     CHECK(record.end_reason == "completed");
     CHECK(record.turns == 13);
     REQUIRE(record.participants.size() == 4);
@@ -100,15 +102,16 @@ TEST_CASE("planowanie e2e: every fault of a bot process ends the match with its 
         {"illegal-card", SeatStatus::illegal, "not in the hand"},
         {"question-move", SeatStatus::illegal, "answered '? refusing to move' to gen_move"},
         {"bad-declare", SeatStatus::illegal, "illegal declaration 4"},
-        {"no-blank", SeatStatus::timeout, "'gen_declare' in deal 3 (received '= 0' but no closing empty line)"},
+        {"no-blank", SeatStatus::timeout,
+         "'gen_declare' in deal 3 (received '= 0' but no closing empty line)"},
         {"crash", SeatStatus::crashed, "deal 3"},
         {"hang", SeatStatus::timeout, "gen_move"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.fault);
-        const MatchRecord record =
-            play(request_for({random_cpp(1), random_cpp(2), bot("faulty", kFaultBot + " " + c.fault + " 2"), random_cpp(3)},
-                             {{"total-time-ms", "1500"}}));
+        const MatchRecord record = play(request_for(
+            {random_cpp(1), random_cpp(2), bot("faulty", kFaultBot + " " + c.fault + " 2"), random_cpp(3)},
+            {{"total-time-ms", "1500"}}));
         CHECK(record.end_reason == std::string("seat 2 ") + to_string(c.status));
         CHECK(record.participants[2].status == c.status);
         CHECK(record.participants[2].detail.find(c.detail) != std::string::npos);
@@ -121,8 +124,9 @@ TEST_CASE("planowanie e2e: every fault of a bot process ends the match with its 
 }
 
 TEST_CASE("planowanie e2e: a smaller game with 2 and 3 players") {
-    const MatchRecord two = play(request_for({random_cpp(1), random_cpp(2)},
-                                             {{"deck-values", "9TJQKA"}, {"deck-suits", "HS"}, {"schedule", "3 1 0 3 1 6 0"}}));
+    const MatchRecord two =
+        play(request_for({random_cpp(1), random_cpp(2)},
+                         {{"deck-values", "9TJQKA"}, {"deck-suits", "HS"}, {"schedule", "3 1 0 3 1 6 0"}}));
     CHECK(two.end_reason == "completed");
     CHECK(two.turns == 3);
     const MatchRecord three = play(request_for({random_cpp(1), random_cpp(2), random_cpp(3)},
@@ -135,8 +139,11 @@ TEST_CASE("planowanie e2e: arbiter play runs all rotations and writes the record
     const fs::path out = scratch("cli");
     const std::string arbiter = std::string(ARBITER_BINARY_DIR) + "/bin/arbiter";
     std::string command = arbiter + " play planowanie --seed 11 --rotations --out " + out.string();
-    for (int i = 1; i <= 4; ++i) command += " --bot 'name=r" + std::to_string(i) + " cmd=\"" + kBots + "/random_bot " + std::to_string(i) + "\"'";
-    command += " --transcript " + (out / "transcripts").string() + " > " + (out / "stdout.txt").string() + " 2>&1";
+    for (int i = 1; i <= 4; ++i)
+        command += " --bot 'name=r" + std::to_string(i) + " cmd=\"" + kBots + "/random_bot " +
+                   std::to_string(i) + "\"'";
+    command +=
+        " --transcript " + (out / "transcripts").string() + " > " + (out / "stdout.txt").string() + " 2>&1";
     REQUIRE(std::system(command.c_str()) == 0);
     int records = 0;
     std::vector<std::vector<std::string>> seat_bots;
@@ -152,13 +159,14 @@ TEST_CASE("planowanie e2e: arbiter play runs all rotations and writes the record
     }
     CHECK(records == 4);
     std::ifstream stdout_file(out / "stdout.txt");
-    const std::string printed((std::istreambuf_iterator<char>(stdout_file)), std::istreambuf_iterator<char>());
+    const std::string printed((std::istreambuf_iterator<char>(stdout_file)),
+                              std::istreambuf_iterator<char>());
     CHECK(printed.find("total over 4 rotations") != std::string::npos);
     CHECK(fs::exists(out / "transcripts" / "planowanie-seed11-r0.transcript"));
 
     // The game log of a match, checked by `arbiter verify`.
-    const std::string logged = command.substr(0, command.find(" > ")) + " --replay " + (out / "game.json").string() +
-                               " > /dev/null 2>&1";
+    const std::string logged = command.substr(0, command.find(" > ")) + " --replay " +
+                               (out / "game.json").string() + " > /dev/null 2>&1";
     REQUIRE(std::system(logged.c_str()) == 0);
     REQUIRE(fs::exists(out / "game-r2.json"));
     const std::string verify = arbiter + " verify planowanie " + (out / "game-r2.json").string() + " > " +
@@ -170,9 +178,11 @@ TEST_CASE("planowanie e2e: arbiter play runs all rotations and writes the record
     CHECK(verdict == "OK 416");
 
     // A bad option or a missing bot is a usage error (exit 2), with no match played.
-    const std::string bad = arbiter + " play planowanie --out " + out.string() +
-                            " --bot 'name=a cmd=/no/such/bot' --bot 'name=b cmd=/no/such/bot' > /dev/null 2>&1";
+    const std::string bad =
+        arbiter + " play planowanie --out " + out.string() +
+        " --bot 'name=a cmd=/no/such/bot' --bot 'name=b cmd=/no/such/bot' > /dev/null 2>&1";
     CHECK(WEXITSTATUS(std::system(bad.c_str())) == kUsageExitCode);
-    const std::string bad_option = command.substr(0, command.find(" > ")) + " --deck-values AA > /dev/null 2>&1";
+    const std::string bad_option =
+        command.substr(0, command.find(" > ")) + " --deck-values AA > /dev/null 2>&1";
     CHECK(WEXITSTATUS(std::system(bad_option.c_str())) == kUsageExitCode);
 }

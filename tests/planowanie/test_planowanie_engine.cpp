@@ -114,17 +114,17 @@ TEST_CASE("planowanie rules: must follow suit when able") {
 TEST_CASE("planowanie rules: a void player may discard or trump, and the trick winner leads next") {
     const Config config = small_config(3, "23456789TJQKA", "CDHS", {{2, 1}});
     const Deck& d = config.deck;
-    State state = playing(config, {cards(d, {"AH", "2D"}), cards(d, {"5S", "3D"}), cards(d, {"4C", "KD"})},
-                          {0, 0, 0});
+    State state =
+        playing(config, {cards(d, {"AH", "2D"}), cards(d, {"5S", "3D"}), cards(d, {"4C", "KD"})}, {0, 0, 0});
     CHECK(state.to_move() == 1);  // the starter of the deal leads
     REQUIRE_FALSE(state.apply_card(1, card(d, "5S")));
     CHECK(state.legal_cards(2) == cards(d, {"4C", "KD"}));  // void in spades: anything
-    REQUIRE_FALSE(state.apply_card(2, card(d, "4C")));       // trumps
+    REQUIRE_FALSE(state.apply_card(2, card(d, "4C")));      // trumps
     CHECK(state.legal_cards(0) == cards(d, {"2D", "AH"}));  // sorted by suit order: D before H
-    REQUIRE_FALSE(state.apply_card(0, card(d, "AH")));       // discards the ace: cannot win
+    REQUIRE_FALSE(state.apply_card(0, card(d, "AH")));      // discards the ace: cannot win
     CHECK(state.tricks_taken(2) == 1);
     CHECK(state.last_trick_winner() == 2);
-    CHECK(state.to_move() == 2);  // winner leads
+    CHECK(state.to_move() == 2);                            // winner leads
     CHECK(state.apply_card(0, card(d, "2D")).has_value());  // not player 0's turn
 }
 
@@ -322,7 +322,7 @@ TEST_CASE("planowanie rules: random playouts keep the invariants") {
                     State copy = state;
                     REQUIRE_FALSE(state.apply_card(seat, chosen));
                     REQUIRE_FALSE(copy.apply_card(seat, chosen));
-                    REQUIRE(copy == state);  // copies evolve identically
+                    REQUIRE(copy == state);                 // copies evolve identically
                     REQUIRE(played.insert(chosen).second);  // each card is played once
                     REQUIRE(state.trick().size() < static_cast<std::size_t>(t.players));
                 }

@@ -4,9 +4,8 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "arbiter/core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
@@ -28,7 +27,8 @@ ScriptedTable make_table(std::vector<ScriptedBot> bots, Millis budget = kBudget)
     std::vector<ScriptedTable::Seat> seats;
     for (std::size_t i = 0; i < bots.size(); ++i) {
         const int s = static_cast<int>(i);
-        seats.push_back({SeatInfo{s, "bot" + std::to_string(s), "p" + std::to_string(s)}, std::move(bots[i]), budget});
+        seats.push_back(
+            {SeatInfo{s, "bot" + std::to_string(s), "p" + std::to_string(s)}, std::move(bots[i]), budget});
     }
     return ScriptedTable(std::move(seats));
 }
@@ -75,9 +75,11 @@ std::string transcript_text(const ScriptedTable& table) {
 
 // The tests' own deterministic player: declares 0, plays its first legal card.
 class FirstLegal final : public planowanie_bot::Strategy {
-public:
+  public:
     int declare(const planowanie_bot::Game&) override { return 0; }
-    planowanie_bot::Card choose(const planowanie_bot::Game& game) override { return game.legal_cards().front(); }
+    planowanie_bot::Card choose(const planowanie_bot::Game& game) override {
+        return game.legal_cards().front();
+    }
 };
 
 std::vector<ScriptedBot> first_legal_bots(int n) {
@@ -98,14 +100,16 @@ std::string card_not_in_hand(const planowanie_bot::Game& game) {
 }
 
 Fault on(std::string_view command_prefix, int at_deal, ScriptedAnswer answer) {
-    return [prefix = std::string(command_prefix), at_deal, answer](std::string_view command, int deal,
-                                                                   const planowanie_bot::Game&) -> std::optional<ScriptedAnswer> {
+    return [prefix = std::string(command_prefix), at_deal, answer](
+               std::string_view command, int deal,
+               const planowanie_bot::Game&) -> std::optional<ScriptedAnswer> {
         if (deal == at_deal && starts_with(command, prefix)) return answer;
         return std::nullopt;
     };
 }
 
-void check_fault_result(const RefereeResult& result, int faulty, SeatStatus status, const ScriptedTable& table) {
+void check_fault_result(const RefereeResult& result, int faulty, SeatStatus status,
+                        const ScriptedTable& table) {
     const int n = static_cast<int>(result.participants.size());
     CHECK(result.end_reason == "seat " + std::to_string(faulty) + " " + to_string(status));
     for (int s = 0; s < n; ++s) {
@@ -131,8 +135,10 @@ void check_fault_result(const RefereeResult& result, int faulty, SeatStatus stat
     std::string last_command;
     for (const auto& line : table.transcript()) {
         const auto arrow = line.find("> ");
-        if (starts_with(line, "# seat " + std::to_string(faulty) + " retired")) after = true;
-        else if (arrow != std::string::npos && !after) last_command = line.substr(arrow + 2);
+        if (starts_with(line, "# seat " + std::to_string(faulty) + " retired"))
+            after = true;
+        else if (arrow != std::string::npos && !after)
+            last_command = line.substr(arrow + 2);
         else if (arrow != std::string::npos) {
             const std::string command = line.substr(arrow + 2);
             CHECK((command == "quit\n" || (command == last_command && !starts_with(command, "gen_"))));
@@ -258,7 +264,7 @@ TEST_CASE("planowanie referee: a full tournament match completes and is reproduc
         CHECK(p.detail.empty());
         total += p.score;
     }
-    CHECK(total >= 91);        // 1 + 2 + ... + 13 tricks, plus bonuses
+    CHECK(total >= 91);  // 1 + 2 + ... + 13 tricks, plus bonuses
     CHECK(total <= 91 + 4 * 91);
     CHECK(result.pairs.size() == 6);
     const auto [again, transcript_again] = play();
@@ -278,7 +284,8 @@ TEST_CASE("planowanie referee: golden transcript of sample bots stays byte-ident
         record << "# seat " << p.seat << " score " << p.score << " rank " << p.rank << "\n";
     }
     const std::string text = transcript_text(table) + record.str();
-    const std::string path = std::string(ARBITER_SOURCE_DIR) + "/tests/planowanie/golden/match_seed20091122.transcript";
+    const std::string path =
+        std::string(ARBITER_SOURCE_DIR) + "/tests/planowanie/golden/match_seed20091122.transcript";
     if (std::getenv("PLANOWANIE_UPDATE_GOLDEN")) {
         std::ofstream(path, std::ios::binary) << text;
         MESSAGE("golden transcript rewritten: " << path);
@@ -334,10 +341,13 @@ TEST_CASE("planowanie referee: framing variants from bots are tolerated") {
 
 TEST_CASE("planowanie referee: an illegal card ends the match, the player loses to each other") {
     std::vector<ScriptedBot> bots = random_bots(4);
-    bots[1] = random_bot(2, [](std::string_view command, int deal, const planowanie_bot::Game& game) -> std::optional<ScriptedAnswer> {
-        if (deal == 2 && command == "gen_move") return ScriptedAnswer::text("= " + card_not_in_hand(game) + "\n\n");
-        return std::nullopt;
-    });
+    bots[1] = random_bot(2,
+                         [](std::string_view command, int deal,
+                            const planowanie_bot::Game& game) -> std::optional<ScriptedAnswer> {
+                             if (deal == 2 && command == "gen_move")
+                                 return ScriptedAnswer::text("= " + card_not_in_hand(game) + "\n\n");
+                             return std::nullopt;
+                         });
     ScriptedTable table = make_table(std::move(bots));
     const RefereeResult result = run_referee(settings_for(Config::tournament()), table);
     check_fault_result(result, 1, SeatStatus::illegal, table);
@@ -348,15 +358,18 @@ TEST_CASE("planowanie referee: an illegal card ends the match, the player loses 
 
 TEST_CASE("planowanie referee: not following suit is an illegal card") {
     std::vector<ScriptedBot> bots = random_bots(4);
-    bots[3] = random_bot(4, [](std::string_view command, int, const planowanie_bot::Game& game) -> std::optional<ScriptedAnswer> {
-        if (command != "gen_move" || game.trick.empty()) return std::nullopt;
-        const int led = game.trick.front().card.suit;
-        const bool holds = std::any_of(game.hand.begin(), game.hand.end(), [&](auto& c) { return c.suit == led; });
-        for (const auto& c : game.hand) {
-            if (holds && c.suit != led) return ScriptedAnswer::text("= " + game.text(c) + "\n\n");
-        }
-        return std::nullopt;
-    });
+    bots[3] = random_bot(
+        4,
+        [](std::string_view command, int, const planowanie_bot::Game& game) -> std::optional<ScriptedAnswer> {
+            if (command != "gen_move" || game.trick.empty()) return std::nullopt;
+            const int led = game.trick.front().card.suit;
+            const bool holds =
+                std::any_of(game.hand.begin(), game.hand.end(), [&](auto& c) { return c.suit == led; });
+            for (const auto& c : game.hand) {
+                if (holds && c.suit != led) return ScriptedAnswer::text("= " + game.text(c) + "\n\n");
+            }
+            return std::nullopt;
+        });
     ScriptedTable table = make_table(std::move(bots));
     const RefereeResult result = run_referee(settings_for(Config::tournament()), table);
     check_fault_result(result, 3, SeatStatus::illegal, table);
@@ -443,7 +456,8 @@ TEST_CASE("planowanie referee: a reply without its empty line runs the bot out o
     ScriptedTable table = make_table(std::move(bots));
     const RefereeResult result = run_referee(settings_for(Config::tournament()), table);
     check_fault_result(result, 3, SeatStatus::timeout, table);
-    CHECK(result.participants[3].detail.find("received '= 0' but no closing empty line") != std::string::npos);
+    CHECK(result.participants[3].detail.find("received '= 0' but no closing empty line") !=
+          std::string::npos);
 }
 
 TEST_CASE("planowanie referee: a flood of junk instead of a reply is illegal") {
@@ -521,7 +535,8 @@ TEST_CASE("planowanie game: every rotation of a deal set gives each seat the sam
     const GameDescriptor game = describe_game();
     MatchRequest base;
     base.game = "planowanie";
-    for (int i = 0; i < 4; ++i) base.bots.push_back(parse_bot_spec("name=b" + std::to_string(i) + " cmd=/bin/true"));
+    for (int i = 0; i < 4; ++i)
+        base.bots.push_back(parse_bot_spec("name=b" + std::to_string(i) + " cmd=/bin/true"));
     base.seed = 555;
     base.options = GameOptions(game.options, {{"schedule", "3 5 0 8 1 13 2"}});
     std::vector<std::vector<std::string>> hands_by_rotation;
@@ -558,7 +573,8 @@ TEST_CASE("planowanie game: options are checked and the plan gives each seat the
     CHECK(game.name == "planowanie");
     auto request_with = [&](std::map<std::string, std::string> options, int bots = 4) {
         MatchRequest request;
-        for (int i = 0; i < bots; ++i) request.bots.push_back(parse_bot_spec("name=b" + std::to_string(i) + " cmd=/bin/true"));
+        for (int i = 0; i < bots; ++i)
+            request.bots.push_back(parse_bot_spec("name=b" + std::to_string(i) + " cmd=/bin/true"));
         request.options = GameOptions(game.options, std::move(options));
         return request;
     };
@@ -579,8 +595,9 @@ TEST_CASE("planowanie game: options are checked and the plan gives each seat the
     CHECK_THROWS_AS(game.plan(request_with({{"schedule", "1 x 0"}})), UserError);
     CHECK_THROWS_AS(game.plan(request_with({{"end", "stop"}})), UserError);
     CHECK_THROWS_AS(game.plan(request_with({{"total-time-ms", "0"}})), UserError);
-    CHECK_THROWS_AS(game.plan(request_with({{"deck-values", "TJQKA"}, {"deck-suits", "HS"}, {"schedule", "1 3 0"}}, 4)),
-                    UserError);
+    CHECK_THROWS_AS(
+        game.plan(request_with({{"deck-values", "TJQKA"}, {"deck-suits", "HS"}, {"schedule", "1 3 0"}}, 4)),
+        UserError);
     try {
         game.plan(request_with({{"schedule", "1 14 0"}}));
     } catch (const UserError& e) {
@@ -615,7 +632,8 @@ TEST_CASE("planowanie log: a full match's log replays through the engine, tamper
     CHECK(bad_points.first_difference == "deal 13: points differ");
     GameLog hands = log;
     std::swap(hands.deals[3].hands[0][0], hands.deals[3].hands[1][0]);
-    CHECK(verify_game_log(hands).first_difference == "deal 4: the hands are not the ones the deal seed gives");
+    CHECK(verify_game_log(hands).first_difference ==
+          "deal 4: the hands are not the ones the deal seed gives");
     GameLog winner = log;
     winner.deals[2].tricks[0].winner = (*winner.deals[2].tricks[0].winner + 1) % 4;
     CHECK(verify_game_log(winner).first_difference.find("winner") != std::string::npos);

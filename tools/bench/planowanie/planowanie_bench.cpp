@@ -7,6 +7,7 @@
 //       N full 13-deal 4-player matches of the C++ random bot through run_match (real processes).
 //       Prints wall time and arbiter CPU (this process only, RUSAGE_SELF) per match, medians, and
 //       matches per second. Run two at once for concurrency 2 (see run_bench.sh).
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -15,8 +16,6 @@
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "arbiter/match/match_runner.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
@@ -52,13 +51,16 @@ int strength(int deal_sets) {
             for (int seat = 0; seat < 4; ++seat) {
                 const int bot = (seat + r) % 4;
                 bot_at[seat] = bot;
-                ScriptedBot play = bot == 0 ? planowanie_test::heuristic_bot()
-                                            : planowanie_test::random_bot(static_cast<std::uint64_t>(1000 * set + bot));
-                seats.push_back({SeatInfo{bot, "bot" + std::to_string(bot), "p" + std::to_string(seat)}, play, Millis{180000}});
+                ScriptedBot play =
+                    bot == 0 ? planowanie_test::heuristic_bot()
+                             : planowanie_test::random_bot(static_cast<std::uint64_t>(1000 * set + bot));
+                seats.push_back({SeatInfo{bot, "bot" + std::to_string(bot), "p" + std::to_string(seat)}, play,
+                                 Millis{180000}});
             }
             ScriptedTable table(std::move(seats));
             const RefereeResult result = planowanie::run_referee(
-                planowanie::RefereeSettings{planowanie::Config::tournament(), static_cast<std::uint64_t>(50000 + set), true},
+                planowanie::RefereeSettings{planowanie::Config::tournament(),
+                                            static_cast<std::uint64_t>(50000 + set), true},
                 table);
             ++matches;
             if (result.end_reason != "completed") ++faults;
@@ -75,11 +77,13 @@ int strength(int deal_sets) {
             }
         }
     }
-    std::cout << fmt::format("{} matches ({} deal sets x 4 rotations), {} ended by a fault\n", matches, deal_sets, faults);
+    std::cout << fmt::format("{} matches ({} deal sets x 4 rotations), {} ended by a fault\n", matches,
+                             deal_sets, faults);
     std::cout << fmt::format("mean score per match: heuristic {:.1f}, random {:.1f} / {:.1f} / {:.1f}\n",
                              total[0] / matches, total[1] / matches, total[2] / matches, total[3] / matches);
-    std::cout << fmt::format("heuristic vs each random, per match: {} wins, {} draws, {} losses ({:.1f}% wins)\n", wins,
-                             draws, losses, 100.0 * wins / (wins + draws + losses));
+    std::cout << fmt::format(
+        "heuristic vs each random, per match: {} wins, {} draws, {} losses ({:.1f}% wins)\n", wins, draws,
+        losses, 100.0 * wins / (wins + draws + losses));
     return 0;
 }
 
@@ -91,7 +95,8 @@ int matches(int count, const std::string& bots_dir, std::uint64_t first_seed) {
         MatchRequest request;
         request.game = game.name;
         for (int b = 0; b < 4; ++b) {
-            request.bots.push_back(parse_bot_spec(fmt::format("name=r{} cmd=\"{}/random_bot {}\"", b, bots_dir, b + 1)));
+            request.bots.push_back(
+                parse_bot_spec(fmt::format("name=r{} cmd=\"{}/random_bot {}\"", b, bots_dir, b + 1)));
         }
         request.seed = first_seed + static_cast<std::uint64_t>(i);
         request.options = GameOptions(game.options, {});
@@ -103,8 +108,9 @@ int matches(int count, const std::string& bots_dir, std::uint64_t first_seed) {
         if (record.end_reason != "completed") std::cerr << "match " << i << ": " << record.end_reason << "\n";
     }
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << fmt::format("{} matches in {:.2f} s: median wall {:.3f} s, median arbiter CPU {:.3f} s, {:.2f} matches/s\n",
-                             count, elapsed, median(walls), median(cpus), count / elapsed);
+    std::cout << fmt::format(
+        "{} matches in {:.2f} s: median wall {:.3f} s, median arbiter CPU {:.3f} s, {:.2f} matches/s\n",
+        count, elapsed, median(walls), median(cpus), count / elapsed);
     return 0;
 }
 

@@ -13,7 +13,7 @@
 namespace planowanie_bot {
 
 class HeuristicStrategy final : public Strategy {
-public:
+  public:
     int declare(const Game& game) override {
         double expected = 0;
         for (const Card& c : game.hand) expected += win_chance(game, c);
@@ -52,7 +52,7 @@ public:
         return strongest(winning);  // forced to win: at least get rid of a strong card
     }
 
-private:
+  private:
     static double win_chance(const Game& game, const Card& c) {
         const double top = std::max(1, static_cast<int>(game.values.size()) - 1);
         const double s = c.value / top;  // 0 lowest .. 1 highest

@@ -29,7 +29,7 @@ struct Played {
 
 // The game as one bot sees it.
 class Game {
-public:
+  public:
     std::string values = "23456789TJQKA";
     std::string suits = "CDHS";
     int players = 4;
@@ -45,7 +45,9 @@ public:
     std::vector<Card> gone;  // cards played in this deal
     long long time_left_ms = -1;
 
-    int cards_in_deal() const { return deal >= 0 && deal < static_cast<int>(schedule.size()) ? schedule[deal].first : 0; }
+    int cards_in_deal() const {
+        return deal >= 0 && deal < static_cast<int>(schedule.size()) ? schedule[deal].first : 0;
+    }
 
     std::optional<Card> parse_card(const std::string& text) const {
         if (text.size() != 2) return std::nullopt;
@@ -117,15 +119,16 @@ public:
 
 // The decisions; everything else is bookkeeping done by respond().
 class Strategy {
-public:
+  public:
     virtual ~Strategy() = default;
-    virtual int declare(const Game& game) = 0;    // 0..cards_in_deal()
-    virtual Card choose(const Game& game) = 0;    // one of game.legal_cards()
+    virtual int declare(const Game& game) = 0;  // 0..cards_in_deal()
+    virtual Card choose(const Game& game) = 0;  // one of game.legal_cards()
 };
 
 // Handles one command line. Returns the reply without its terminating empty line, or nothing for
 // a blank line. Sets `quit` on the quit command.
-inline std::optional<std::string> respond(Game& game, Strategy& strategy, const std::string& line, bool& quit) {
+inline std::optional<std::string> respond(Game& game, Strategy& strategy, const std::string& line,
+                                          bool& quit) {
     std::istringstream in(line);
     std::string command;
     if (!(in >> command)) return std::nullopt;

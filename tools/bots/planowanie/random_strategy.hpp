@@ -10,7 +10,7 @@
 namespace planowanie_bot {
 
 class RandomStrategy final : public Strategy {
-public:
+  public:
     explicit RandomStrategy(std::uint64_t seed) : rng_(seed) {}
 
     int declare(const Game& game) override { return static_cast<int>(draw(game.cards_in_deal() + 1)); }
@@ -20,7 +20,7 @@ public:
         return legal[draw(legal.size())];
     }
 
-private:
+  private:
     std::size_t draw(std::size_t bound) { return static_cast<std::size_t>(rng_() % bound); }
     std::mt19937_64 rng_;
 };
