@@ -1,8 +1,352 @@
-// arbiter rate | los  (placeholder until the rating stage lands)
+// arbiter rate | los | import
+//   rate   BayesElo ratings from the store (--db) or from PGN headers (--pgn), printed as
+//          bayeselo's `ratings` table, JSON or CSV.
+//   los    the likelihood-of-superiority matrix, as bayeselo's `los`.
+//   import match record JSON files (arbiter play --record) into the store.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/core/user_error.hpp"
+#include "rating/bayeselo.hpp"
+#include "rating/pgn_reader.hpp"
+#include "rating/rating_output.hpp"
+#include "rating/store.hpp"
 
 namespace arb::cli {
+namespace {
 
-void add_rating_commands(CLI::App&) {}
+using namespace arb::rating;
+
+// Where the results come from and which of them count.
+struct SourceArgs {
+    std::string db_path;
+    std::vector<std::string> pgn_paths;
+    std::string game;
+    std::string since;
+    std::string until;
+    std::string tournament;
+};
+
+struct ModelArgs {
+    std::optional<double> advantage;  // default: 0 for --db (our games), 32.8 for --pgn
+    double drawelo = 97.3;
+    double prior = 2.0;
+    bool mm_fit = false;
+    bool fit_advantage = false;
+    bool fit_drawelo = false;
+    double confidence = 0.95;
+    std::string intervals = "exact";
+    double offset = 0;
+    std::string offset_player;
+    std::optional<double> scale;
+    int threads = 0;
+};
+
+void add_source_options(CLI::App* sub, SourceArgs& a) {
+    auto* db = sub->add_option("--db", a.db_path, "Results store (SQLite file written by arbiter)");
+    auto* pgn = sub->add_option("--pgn", a.pgn_paths, "PGN file(s); only White, Black and Result tags are read")
+                    ->check(CLI::ExistingFile);
+    db->excludes(pgn);
+    sub->add_option("--game", a.game, "Only matches of this game (--db)");
+    sub->add_option("--since", a.since, "Only matches started at or after this UTC time, e.g. 2026-11-01 (--db)");
+    sub->add_option("--until", a.until, "Only matches started before this UTC time (--db)");
+    sub->add_option("--tournament", a.tournament, "Only matches of this tournament id (--db)");
+}
+
+void add_model_options(CLI::App* sub, ModelArgs& m) {
+    sub->add_option("--advantage", m.advantage,
+                    "First-mover advantage in Elo (default 0 for --db: our games have no first mover; "
+                    "32.8 for --pgn, as bayeselo)");
+    sub->add_option("--drawelo", m.drawelo, "Draw margin in Elo")->capture_default_str();
+    sub->add_option("--prior", m.prior, "Virtual draws per player")->capture_default_str();
+    sub->add_flag("--mm-fit", m.mm_fit, "Fit advantage and drawelo with the ratings (bayeselo `mm 1 1`)");
+    sub->add_flag("--fit-advantage", m.fit_advantage, "Fit advantage only (`mm 1 0`)");
+    sub->add_flag("--fit-drawelo", m.fit_drawelo, "Fit drawelo only (`mm 0 1`)");
+    sub->add_option("--confidence", m.confidence, "Level of the intervals")->capture_default_str();
+    sub->add_option("--offset", m.offset, "Added to every displayed rating")->capture_default_str();
+    sub->add_option("--offset-player", m.offset_player, "Choose the offset so this player shows --offset");
+    sub->add_option("--scale", m.scale, "Display scale (default: bayeselo's, from drawelo)");
+    sub->add_option("--threads", m.threads, "Threads for exact intervals (0 = all cores)")->capture_default_str();
+}
+
+void check_time(const std::string& flag, const std::string& value) {
+    static const std::regex iso(R"(\d{4}-\d{2}-\d{2}([T ]\d{2}(:\d{2}(:\d{2})?)?Z?)?)");
+    if (!value.empty() && !std::regex_match(value, iso))
+        throw UserError(fmt::format("{} '{}' is not a UTC date or time like 2026-11-01 or 2026-11-01T18:00:00Z", flag,
+                                    value));
+}
+
+struct LoadedResults {
+    ResultSet results;
+    bool from_pgn = false;
+    std::string description;  // for messages: "store 'x.db' (game ants)"
+};
+
+LoadedResults load_results_from(const SourceArgs& a) {
+    LoadedResults out;
+    if (a.db_path.empty() && a.pgn_paths.empty()) throw UserError("give the results with --db FILE or --pgn FILE");
+    if (!a.pgn_paths.empty()) {
+        if (!a.game.empty() || !a.since.empty() || !a.until.empty() || !a.tournament.empty())
+            throw UserError("--game, --since, --until and --tournament select matches in a store; they do not apply "
+                            "to --pgn");
+        out.from_pgn = true;
+        PgnReadStats total;
+        for (const auto& path : a.pgn_paths) {
+            const PgnReadStats s = read_pgn_file(path, out.results);
+            total.games += s.games;
+            total.ignored += s.ignored;
+        }
+        spdlog::debug("{} game(s) loaded, {} game(s) ignored", total.games, total.ignored);
+        out.description = a.pgn_paths.size() == 1 ? fmt::format("'{}'", a.pgn_paths[0])
+                                                  : fmt::format("{} PGN files", a.pgn_paths.size());
+        return out;
+    }
+    check_time("--since", a.since);
+    check_time("--until", a.until);
+    // Read-only: a failed or read-only command can never modify the store.
+    const Store store = Store::open(a.db_path, OpenMode::read_only);
+    MatchFilter filter;
+    if (!a.game.empty()) filter.game = a.game;
+    if (!a.since.empty()) filter.since = a.since;
+    if (!a.until.empty()) filter.until = a.until;
+    if (!a.tournament.empty()) filter.tournament = a.tournament;
+    if (a.game.empty()) {
+        const auto games = store.games();
+        if (games.size() > 1) {
+            std::string list;
+            for (const auto& g : games) list += (list.empty() ? "" : ", ") + g;
+            throw UserError(fmt::format("store '{}' holds results of several games ({}); choose one with --game",
+                                        a.db_path, list));
+        }
+    }
+    out.results = store.pair_games(filter);
+    out.description = fmt::format("store '{}'", a.db_path);
+    if (!a.game.empty()) out.description += fmt::format(", game '{}'", a.game);
+    if (!a.tournament.empty()) out.description += fmt::format(", tournament '{}'", a.tournament);
+    if (!a.since.empty()) out.description += fmt::format(", since {}", a.since);
+    if (!a.until.empty()) out.description += fmt::format(", until {}", a.until);
+    return out;
+}
+
+// A store whose header is fine but whose pages are damaged fails only when read: still the
+// user's file, not our bug.
+LoadedResults load_results(const SourceArgs& a) {
+    try {
+        return load_results_from(a);
+    } catch (const SqliteError& e) {
+        throw UserError(fmt::format("store '{}' could not be read: {}", a.db_path, e.what()));
+    }
+}
+
+EloOptions model_options(const ModelArgs& m, bool from_pgn) {
+    EloOptions o;
+    o.advantage = m.advantage.value_or(from_pgn ? 32.8 : 0.0);
+    o.drawelo = m.drawelo;
+    o.prior = m.prior;
+    o.fit_advantage = m.mm_fit || m.fit_advantage;
+    o.fit_drawelo = m.mm_fit || m.fit_drawelo;
+    o.confidence = m.confidence;
+    if (m.intervals == "exact") o.intervals = IntervalMethod::exact_distribution;
+    else if (m.intervals == "covariance") o.intervals = IntervalMethod::covariance;
+    else if (m.intervals == "hessian") o.intervals = IntervalMethod::hessian_diagonal;
+    else throw UserError(fmt::format("--intervals '{}': expected exact, covariance or hessian", m.intervals));
+    o.offset = m.offset;
+    if (!m.offset_player.empty()) o.offset_anchor = m.offset_player;
+    o.scale = m.scale;
+    o.threads = m.threads;
+    return o;
+}
+
+RatingResult fit(const LoadedResults& loaded, const EloOptions& options) {
+    if (loaded.results.empty()) throw UserError(fmt::format("no results to rate in {}", loaded.description));
+    RatingResult result = rate(loaded.results, options);
+    if (!result.converged)
+        spdlog::warn("mm did not converge in {} sweeps (prior 0 with an unbeaten or winless player?)", result.sweeps);
+    return result;
+}
+
+void write_pgn(const std::string& path, const ResultSet& results) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw UserError(fmt::format("cannot write PGN file '{}'", path));
+    auto quoted = [](const std::string& s) {
+        std::string q;
+        for (char ch : s) {
+            if (ch == '"' || ch == '\\') q += '\\';
+            q += ch;
+        }
+        return q;
+    };
+    static const char* tokens[] = {"0-1", "1/2-1/2", "1-0"};
+    for (const PairwiseGame& g : results.games()) {
+        const char* token = tokens[static_cast<int>(g.outcome)];
+        out << "[Event \"arbiter\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \""
+            << quoted(results.players()[g.white]) << "\"]\n[Black \"" << quoted(results.players()[g.black])
+            << "\"]\n[Result \"" << token << "\"]\n\n"
+            << token << "\n\n";
+    }
+}
+
+struct RateArgs {
+    SourceArgs source;
+    ModelArgs model;
+    std::string format = "table";
+    std::string write_pgn_path;
+    std::string snapshot_label;
+};
+
+void run_rate(const RateArgs& args) {
+    if (args.format != "table" && args.format != "json" && args.format != "csv")
+        throw UserError(fmt::format("--format '{}': expected table, json or csv", args.format));
+    if (!args.snapshot_label.empty() && args.source.db_path.empty())
+        throw UserError("--save-snapshot stores into the --db store; it needs --db");
+    const LoadedResults loaded = load_results(args.source);
+    const EloOptions options = model_options(args.model, loaded.from_pgn);
+    const RatingResult result = fit(loaded, options);
+    if (!args.write_pgn_path.empty()) write_pgn(args.write_pgn_path, loaded.results);
+    if (!args.snapshot_label.empty()) {
+        // The only writing path of `rate`, opened after everything else succeeded.
+        Store store = Store::open(args.source.db_path, OpenMode::read_write);
+        store.save_snapshot(make_snapshot(args.snapshot_label, args.source.game, result, options));
+    }
+    if (args.format == "json") {
+        std::cout << format_ratings_json(result);
+    } else if (args.format == "csv") {
+        std::cout << format_ratings_csv(result);
+    } else {
+        if (options.fit_advantage || options.fit_drawelo)
+            std::cout << fmt::format("advantage {:.1f} drawelo {:.1f} (fitted)\n", result.advantage, result.drawelo);
+        std::cout << format_ratings_table(result);
+    }
+}
+
+struct LosArgs {
+    SourceArgs source;
+    ModelArgs model;
+    int first = 0;
+    int count = 0;
+    int width = 3;
+};
+
+void run_los(const LosArgs& args) {
+    const LoadedResults loaded = load_results(args.source);
+    EloOptions options = model_options(args.model, loaded.from_pgn);
+    options.intervals = IntervalMethod::covariance;  // LOS comes from the covariance (A.2 "los")
+    options.want_los = true;
+    const RatingResult result = fit(loaded, options);
+    std::cout << format_los_matrix(result, args.first, args.count, args.width);
+}
+
+struct ImportArgs {
+    std::string db_path;
+    std::vector<std::string> files;
+    std::string tournament;
+};
+
+// A record file holds one match record object, an array of them, or one object per line.
+std::vector<MatchRecord> read_records(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw UserError(fmt::format("cannot read match record file '{}'", path));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<MatchRecord> records;
+    auto add = [&](const nlohmann::json& j, const std::string& where) {
+        try {
+            records.push_back(j.get<MatchRecord>());
+        } catch (const std::exception& e) {
+            throw UserError(fmt::format("{}: not a match record ({})", where, e.what()));
+        }
+    };
+    try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        if (j.is_array()) {
+            for (std::size_t i = 0; i < j.size(); ++i) add(j[i], fmt::format("{} item {}", path, i + 1));
+        } else {
+            add(j, path);
+        }
+    } catch (const nlohmann::json::parse_error&) {
+        std::istringstream lines(text);
+        std::string line;
+        int number = 0;
+        while (std::getline(lines, line)) {
+            ++number;
+            if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+            try {
+                add(nlohmann::json::parse(line), fmt::format("{}:{}", path, number));
+            } catch (const nlohmann::json::parse_error& e) {
+                throw UserError(fmt::format("{}:{}: not JSON ({})", path, number, e.what()));
+            }
+        }
+    }
+    return records;
+}
+
+void run_import(const ImportArgs& args) {
+    // Everything is read and checked before the store is opened: a bad file changes nothing.
+    std::vector<MatchRecord> records;
+    for (const auto& f : args.files) {
+        auto more = read_records(f);
+        records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
+    for (const MatchRecord& r : records) {
+        for (const PairResult& p : r.pairs) {
+            const auto n = static_cast<int>(r.participants.size());
+            if (p.a < 0 || p.b < 0 || p.a >= n || p.b >= n)
+                throw UserError(fmt::format("match record of {} seed {}: pair ({}, {}) names no participant", r.game,
+                                            r.seed, p.a, p.b));
+        }
+    }
+    Store store = Store::open(args.db_path, OpenMode::create_or_open);
+    InsertOptions options;
+    if (!args.tournament.empty()) options.tournament = args.tournament;
+    const auto ids = store.insert_matches(records, options);
+    std::cout << fmt::format("imported {} match record(s) into '{}'\n", ids.size(), args.db_path);
+}
+
+}  // namespace
+
+void add_rating_commands(CLI::App& app) {
+    {
+        auto args = std::make_shared<RateArgs>();
+        auto* sub = app.add_subcommand("rate", "BayesElo ratings from the store or from PGN files");
+        add_source_options(sub, args->source);
+        add_model_options(sub, args->model);
+        sub->add_option("--intervals", args->model.intervals,
+                        "exact (bayeselo exactdist), covariance, or hessian (diagonal, as after mm)")
+            ->capture_default_str();
+        sub->add_option("--format", args->format, "table (bayeselo's layout), json or csv")->capture_default_str();
+        sub->add_option("--write-pgn", args->write_pgn_path,
+                        "Also write the rated pairwise results as a result-only PGN (to check with bayeselo or Ordo)");
+        sub->add_option("--save-snapshot", args->snapshot_label, "Store the table as a rating snapshot with this label");
+        sub->callback([args] { run_rate(*args); });
+    }
+    {
+        auto args = std::make_shared<LosArgs>();
+        auto* sub = app.add_subcommand("los", "Likelihood-of-superiority matrix (bayeselo `los`)");
+        add_source_options(sub, args->source);
+        add_model_options(sub, args->model);
+        sub->add_option("--first", args->first, "First row (0 = best player)")->capture_default_str();
+        sub->add_option("--count", args->count, "Number of players (0 = all)")->capture_default_str();
+        sub->add_option("--width", args->width, "Column width; values are truncated to width-1 digits")
+            ->capture_default_str();
+        sub->callback([args] { run_los(*args); });
+    }
+    {
+        auto args = std::make_shared<ImportArgs>();
+        auto* sub = app.add_subcommand("import", "Store match record JSON files (from arbiter play) in a results store");
+        sub->add_option("--db", args->db_path, "Results store (created if missing)")->required();
+        sub->add_option("--tournament", args->tournament, "Tournament id to file the matches under");
+        sub->add_option("files", args->files, "Match record files")->required()->check(CLI::ExistingFile);
+        sub->callback([args] { run_import(*args); });
+    }
+}
 
 }  // namespace arb::cli
