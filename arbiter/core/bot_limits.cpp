@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -124,12 +125,27 @@ std::optional<fs::path> usable_v2_parent() {
     return std::nullopt;
 }
 
+// Seat cgroups of arbiters that died without cleaning up (SIGKILL, a crash) are empty once
+// their bots are gone; remove them so they do not pile up. Names carry the owner's pid.
+void sweep_orphaned_cgroups(const fs::path& parent) {
+    if (parent.empty()) return;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(parent, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("arbiter-", 0) != 0) continue;
+        const long owner = std::strtol(name.c_str() + 8, nullptr, 10);
+        if (owner <= 0 || owner == ::getpid()) continue;
+        if (::kill(static_cast<pid_t>(owner), 0) != 0 && errno == ESRCH) ::rmdir(entry.path().c_str());
+    }
+}
+
 LimitsPlan probe_machine() {
     LimitsPlan plan;
     if (const auto v2 = usable_v2_parent()) {
         plan.kind = LimitsPlan::Kind::cgroup_v2;
         plan.v2_parent = *v2;
         plan.mechanism = "cgroup v2 (" + v2->string() + ")";
+        sweep_orphaned_cgroups(plan.v2_parent);
         return plan;
     }
     if (const auto memory = usable_v1_parent("memory")) {
@@ -141,6 +157,9 @@ LimitsPlan probe_machine() {
         if (!plan.v1_pids_parent.empty()) plan.mechanism += ", pids";
         if (!plan.v1_cpuacct_parent.empty()) plan.mechanism += ", cpuacct";
         plan.mechanism += ")";
+        for (const auto& parent : {plan.v1_memory_parent, plan.v1_pids_parent, plan.v1_cpuacct_parent}) {
+            sweep_orphaned_cgroups(parent);
+        }
         return plan;
     }
     plan.kind = LimitsPlan::Kind::rlimit;

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -57,6 +58,8 @@ constexpr int kReadsPerWakeup = 16;
 constexpr std::size_t kMaxOutbox = 16u << 20;
 // Bytes of an unfinished reply kept in Reply::partial for diagnostics.
 constexpr std::size_t kPartialKept = 256;
+// Replies faster than this get no per-request CPU figure (see finish()).
+constexpr Nanos kCpuSampleFloor = std::chrono::microseconds(200);
 // How often close() looks for a group to have emptied.
 constexpr Millis kReapPoll{2};
 // After SIGKILL, how long close() waits for the kernel to finish killing before giving up
@@ -83,20 +86,18 @@ struct ActiveRequest {
     bool charged = true;        // false for an HTTP send(): not a request of the bot's clock
     std::string http_target;    // HTTP: the request text as path and query
     std::optional<Nanos> wait;  // allowance + grace, nullopt = unlimited
-    Nanos cpu_at_write{0};
+    std::optional<SteadyClock::time_point> deadline;
 };
 
 struct Seat {
     Seat(asio::io_context& ctx, SeatLaunch l, const Limits& limits)
         : launch(std::move(l)),
           clock(launch.time),
-          timer(ctx),
           retry_timer(ctx),
           lines(limits.max_line_bytes) {}
 
     SeatLaunch launch;
     SeatClock clock;
-    asio::steady_timer timer;
     asio::steady_timer retry_timer;
     LineSplitter lines;
 
@@ -120,6 +121,7 @@ struct Seat {
     bool has_cpu_clock = false;
 
     std::unique_ptr<asio::posix::stream_descriptor> in, out, err, exit_watch;
+    std::vector<char> out_buffer = std::vector<char>(kReadChunk);
     bool out_waiting = false, err_waiting = false, write_waiting = false, exit_waiting = false;
     bool out_eof = false, err_eof = false;
     std::string outbox;
@@ -136,6 +138,7 @@ struct Seat {
     bool frozen = false;
     std::optional<ActiveRequest> active;
     Nanos cpu_in_requests{0};
+    Nanos cpu_mark{0};  // the bot's CPU clock when its previous reply ended
     // Read from the cgroup just before it is removed.
     std::optional<std::int64_t> peak_memory_kib_cache;
     std::optional<Nanos> cpu_total_cache;
@@ -175,6 +178,7 @@ private:
     void run_batch(std::span<const Request> requests, std::span<Reply*> replies);
     void begin_request(int s, std::string_view text, ReplyFramer framer, Reply* reply);
     void arm_timer(int s, SteadyClock::time_point deadline);
+    void expire_due(SteadyClock::time_point now);
     void finish(int s, ReplyStatus status, std::string why = {});
     void feed_lines(int s);
     // Reads what is available without blocking; false on EOF or error.
@@ -199,7 +203,7 @@ private:
     void write_log(Seat& seat, const char* data, std::size_t size);
     void transcript(const Seat& seat, char direction, std::string_view text);
 
-    asio::io_context ctx_;  // declared first: outlives every descriptor and timer
+    asio::io_context ctx_{1};  // one thread; declared first: outlives every descriptor
     TableOptions options_;
     LimitsPlan limits_plan_;
     std::vector<std::unique_ptr<Seat>> seats_;
@@ -448,18 +452,19 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
     if (seat.active && !seat.active->done && seat.active->write_done) feed_lines(s);
 }
 
-void ProcessTableImpl::arm_timer(int s, SteadyClock::time_point deadline) {
-    Seat& seat = at(s);
-    seat.timer.expires_at(deadline);
-    seat.timer.async_wait([this, s](const boost::system::error_code& ec) {
-        if (ec) return;  // cancelled or re-armed
+// Deadlines are plain time points: pump_until gives every wait the time left until the
+// earliest one (style-models.md habit 7), so no timer is armed or cancelled per request.
+void ProcessTableImpl::arm_timer(int s, SteadyClock::time_point deadline) { at(s).active->deadline = deadline; }
+
+void ProcessTableImpl::expire_due(SteadyClock::time_point now) {
+    for (int s = 0; s < size(); ++s) {
         Seat& seat = at(s);
-        if (!seat.active || seat.active->done) return;
+        if (!seat.active || seat.active->done || !seat.active->deadline || *seat.active->deadline > now) continue;
         // Last look before declaring a timeout: a reply that is already in the pipe counts.
         read_stdout(s, false);
         if (seat.active && !seat.active->done && seat.active->write_done) feed_lines(s);
         if (seat.active && !seat.active->done) finish(s, ReplyStatus::timeout);
-    });
+    }
 }
 
 bool ProcessTableImpl::flush_outbox(int s) {
@@ -501,7 +506,6 @@ bool ProcessTableImpl::flush_outbox(int s) {
         ActiveRequest& active = *seat.active;
         active.write_done = true;
         active.written = SteadyClock::now();
-        active.cpu_at_write = cpu_now(seat);
         if (active.wait) arm_timer(s, active.written + *active.wait);
         feed_lines(s);
     }
@@ -512,16 +516,20 @@ void ProcessTableImpl::watch_stdout(int s) {
     Seat& seat = at(s);
     if (seat.out_waiting || seat.out_eof || !seat.out || !seat.out->is_open()) return;
     seat.out_waiting = true;
-    seat.out->async_wait(asio::posix::stream_descriptor::wait_read, [this, s](const boost::system::error_code& ec) {
+    // async_read_some rather than a readiness wait: Asio then re-arms nothing per request (no
+    // epoll_ctl), so a round trip costs write + epoll_wait + read, as close to a raw pipe as an
+    // event loop gets (docs/benchmarks/core.md).
+    seat.out->async_read_some(asio::buffer(seat.out_buffer), [this, s](const boost::system::error_code& ec, std::size_t n) {
         Seat& seat = at(s);
         seat.out_waiting = false;
-        if (ec) return;
+        if (ec == asio::error::operation_aborted) return;
+        if (ec) seat.out_eof = true;  // end of file, or an error that is as good as one
         const bool discard = closed_ || seat.status != SeatStatus::ok;
-        read_stdout(s, discard);
         if (discard) {
             watch_stdout(s);
             return;
         }
+        seat.lines.append(std::string_view(seat.out_buffer.data(), n));
         if (seat.active && !seat.active->done && seat.active->write_done) feed_lines(s);
         if (seat.active && !seat.active->done) {
             if (seat.out_eof) {
@@ -587,13 +595,19 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
     ActiveRequest& active = *seat.active;
     if (active.done) return;
     active.done = true;
-    seat.timer.cancel();
     const auto now = SteadyClock::now();
     Reply& reply = *active.reply;
     reply.status = status;
     reply.wall = active.write_done ? now - active.written : now - active.started;
-    if (active.write_done && seat.has_cpu_clock && !seat.main_exited) {
-        reply.cpu = std::max(Nanos{0}, cpu_now(seat) - active.cpu_at_write);
+    if (active.write_done && seat.has_cpu_clock && !seat.main_exited && reply.wall >= kCpuSampleFloor) {
+        // One clock read per request: the CPU since the previous sample. A bot waiting for its
+        // next request sleeps in read(), so this is the request's CPU unless the bot thinks
+        // between turns (then that thinking is counted here; freeze_idle forbids it). Replies
+        // faster than kCpuSampleFloor are not sampled (their CPU is below their wall time, and
+        // the read costs as much as the rest of a round trip); the seat's total stays exact.
+        const Nanos cpu = cpu_now(seat);
+        reply.cpu = std::max(Nanos{0}, cpu - seat.cpu_mark);
+        seat.cpu_mark = cpu;
         seat.cpu_in_requests += reply.cpu;
     }
     if (active.charged) seat.clock.charge(reply.wall);
@@ -683,7 +697,6 @@ void ProcessTableImpl::http_start(int s) {
                               ActiveRequest& active = *seat.active;
                               active.write_done = true;
                               active.written = SteadyClock::now();
-                              active.cpu_at_write = cpu_now(seat);
                               if (active.wait) arm_timer(s, active.written + *active.wait);
                               auto read_more = std::make_shared<std::function<void()>>();
                               *read_more = [this, s, read_more] {
@@ -931,8 +944,7 @@ void ProcessTableImpl::stop_seat(int s, SeatStatus why, std::string detail) {
         // The referee retired a seat while its request was open (only possible from a framer).
         seat.active->done = true;
         seat.active->reply->status = ReplyStatus::not_running;
-        seat.timer.cancel();
-    }
+        }
     // SIGKILL at once: a retired seat must not answer anything again, and has nothing to save.
     signal_group(s, SIGKILL);
     if (seat.in) {
@@ -957,31 +969,23 @@ void ProcessTableImpl::retire(int s, SeatStatus why, std::string_view detail) {
 
 void ProcessTableImpl::pump_until(const std::function<bool()>& done,
                                   std::optional<SteadyClock::time_point> deadline) {
-    std::optional<asio::steady_timer> wake;
-    bool woke = false;
-    bool wake_completed = false;
-    if (deadline) {
-        wake.emplace(ctx_, *deadline);
-        wake->async_wait([&](const boost::system::error_code& ec) {
-            wake_completed = true;
-            if (!ec) woke = true;
-        });
-    }
-    while (!done() && !woke) {
-        if (ctx_.run_one() == 0) {
-            // Nothing left that could ever finish the wait (no timer, no descriptor): stop.
-            ctx_.restart();
-            break;
-        }
-    }
-    if (wake) {
-        wake->cancel();
-        // Let the cancelled wait complete so the lambda's references never outlive this frame.
-        while (!wake_completed) {
-            if (ctx_.run_one() == 0) {
-                ctx_.restart();
-                break;
+    for (;;) {
+        if (done()) return;
+        const auto now = SteadyClock::now();
+        expire_due(now);
+        if (done() || (deadline && now >= *deadline)) return;
+        std::optional<SteadyClock::time_point> wake = deadline;
+        for (const auto& seat : seats_) {
+            if (seat->active && !seat->active->done && seat->active->deadline) {
+                wake = wake ? std::min(*wake, *seat->active->deadline) : *seat->active->deadline;
             }
+        }
+        const std::size_t ran = wake ? ctx_.run_one_until(*wake) : ctx_.run_one();
+        if (ran == 0 && ctx_.stopped()) {
+            // No operation is pending at all: nothing but the clock can end this wait.
+            ctx_.restart();
+            if (!wake) return;
+            std::this_thread::sleep_until(std::min(*wake, SteadyClock::now() + Millis{1}));
         }
     }
 }
@@ -1068,8 +1072,7 @@ void ProcessTableImpl::close() {
         if (seat.out) seat.out->close();
         if (seat.err) seat.err->close();
         if (seat.exit_watch) seat.exit_watch->close();
-        seat.timer.cancel();
-        std::string end = "ended";
+            std::string end = "ended";
         if (seat.main_reaped && WIFEXITED(seat.exit_status)) end = fmt::format("exited with code {}", WEXITSTATUS(seat.exit_status));
         if (seat.main_reaped && WIFSIGNALED(seat.exit_status)) end = fmt::format("killed by signal {}", WTERMSIG(seat.exit_status));
         transcript(seat, '#', end);

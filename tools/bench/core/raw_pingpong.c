@@ -1,0 +1,63 @@
+/* The baseline of the overhead benchmark: a raw pipe ping-pong with raw_echo, no arbiter.
+   Usage: raw_pingpong RAW_ECHO_PATH ROUNDS
+   Prints the median and mean round trip in microseconds. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int compare(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char** argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: raw_pingpong RAW_ECHO_PATH ROUNDS\n");
+        return 2;
+    }
+    int rounds = atoi(argv[2]);
+    int to_bot[2], from_bot[2];
+    if (pipe(to_bot) != 0 || pipe(from_bot) != 0) return 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to_bot[0], 0);
+        dup2(from_bot[1], 1);
+        close(to_bot[0]); close(to_bot[1]); close(from_bot[0]); close(from_bot[1]);
+        execl(argv[1], argv[1], (char*)NULL);
+        _exit(127);
+    }
+    close(to_bot[0]);
+    close(from_bot[1]);
+    double* samples = malloc(sizeof(double) * (size_t)rounds);
+    const char request[] = "ping 12345\n";
+    char buffer[256];
+    for (int i = 0; i < rounds; ++i) {
+        double start = now_us();
+        if (write(to_bot[1], request, sizeof request - 1) != (ssize_t)(sizeof request - 1)) return 1;
+        size_t got = 0;
+        while (got == 0 || buffer[got - 1] != '\n') {
+            ssize_t n = read(from_bot[0], buffer + got, sizeof buffer - got);
+            if (n <= 0) return 1;
+            got += (size_t)n;
+        }
+        samples[i] = now_us() - start;
+    }
+    close(to_bot[1]);
+    waitpid(pid, NULL, 0);
+    double sum = 0;
+    for (int i = 0; i < rounds; ++i) sum += samples[i];
+    qsort(samples, (size_t)rounds, sizeof(double), compare);
+    printf("raw_pingpong rounds=%d median_us=%.2f mean_us=%.2f\n", rounds, samples[rounds / 2], sum / rounds);
+    free(samples);
+    return 0;
+}
