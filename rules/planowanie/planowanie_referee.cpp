@@ -247,8 +247,11 @@ class Referee {
         if (!raw.ok()) {
             SeatStatus status = table_.status(seat);
             if (status == SeatStatus::ok) status = SeatStatus::crashed;  // the table should have retired it
-            std::string detail = fmt::format("{} waiting for the reply to '{}' in {}", to_string(raw.status),
-                                             without_newline(command), where());
+            // "killed" (a limit the table enforces) says more than the reply's "closed".
+            const bool stopped = status == SeatStatus::killed;
+            std::string detail = fmt::format("{}{} waiting for the reply to '{}' in {}",
+                                             stopped ? "stopped by the arbiter (limit exceeded): " : "",
+                                             to_string(raw.status), without_newline(command), where());
             // Tell the bot's author what did arrive: a reply without its empty line, or half a line
             // (often an unflushed or unterminated write).
             if (!raw.lines.empty()) {

@@ -9,8 +9,10 @@
 //   crash         exits with status 3 on the first `play` of the deal
 //   hang          never answers gen_move
 //   junk          prints stray debug lines before every reply of the deal (tolerated)
+//   hog           on gen_move, fills 512 MiB of memory before answering
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -52,6 +54,12 @@ int main(int argc, char** argv) {
             continue;
         }
         if (here && fault == "crash" && command == "play") std::_Exit(3);
+        if (here && fault == "hog" && command == "gen_move") {
+            constexpr std::size_t kHog = std::size_t{512} << 20;
+            char* block = static_cast<char*>(std::malloc(kHog));
+            if (block) std::memset(block, 1, kHog);  // touch every page so it counts
+            std::cerr << "hog: " << (block ? block[kHog / 2] : -1) << "\n";
+        }
         if (here && fault == "hang" && command == "gen_move") {
             std::this_thread::sleep_for(std::chrono::hours(1));
         }

@@ -123,6 +123,18 @@ TEST_CASE("planowanie e2e: every fault of a bot process ends the match with its 
     }
 }
 
+TEST_CASE("planowanie e2e: a bot over the memory limit is stopped and loses") {
+    MatchRequest request = request_for({random_cpp(1), bot("hog", kFaultBot + " hog 1"), random_cpp(3)});
+    request.limits.memory_mib = 64;
+    const MatchRecord record = play(request);
+    const SeatStatus status = record.participants[1].status;
+    CAPTURE(record.participants[1].detail);
+    CHECK((status == SeatStatus::killed || status == SeatStatus::crashed));
+    CHECK(record.end_reason == std::string("seat 1 ") + to_string(status));
+    CHECK(record.pairs.size() == 2);
+    CHECK(record.turns == 1);
+}
+
 TEST_CASE("planowanie e2e: a smaller game with 2 and 3 players") {
     const MatchRecord two =
         play(request_for({random_cpp(1), random_cpp(2)},
