@@ -76,6 +76,8 @@ struct InsertOptions {
     std::map<std::string, std::string> bot_versions;  // bot name -> version label
 };
 
+// One Store (one SQLite connection) per thread: the connection is opened without SQLite's
+// internal mutex. Several processes or threads may open the same file at once.
 class Store {
 public:
     static constexpr int kSchemaVersion = 1;
