@@ -79,6 +79,20 @@ TEST_CASE("samurai logs: the engine's state text matches the official dump and t
           "0 0 7 7\n0 0 7 7\n0 0\n50\n299941\n");
 }
 
+TEST_CASE("samurai logs: the known gold before step 3 of the sample game is the official summary's") {
+    // samurai.md section 3, the manager's -S summary for "Step: 4" (1-based, state before the
+    // step): "Golds known: 6@(6,6) 8@(2,7)"; dog 3 barked on (2,7) at step 1; samurai 1 digs it.
+    const GameLog log = read_game_log(kData / "logs" / "sample_simple_vs_simple.dighere");
+    GameState state = initial_state(log.field);
+    for (int k = 0; k < 3; ++k) play_step(log.field, state, log.plays[k].plans);
+    CHECK(state.known == std::vector<Gold>{{{6, 6}, 6}, {{2, 7}, 8}});
+    CHECK(state.hidden.size() == 6);
+    play_step(log.field, state, log.plays[3].plans);
+    CHECK(state.known == std::vector<Gold>{{{6, 6}, 6}});
+    CHECK(state.scores == std::array<int, 2>{0, 8});
+    CHECK(state.holes.back() == Cell{2, 7});
+}
+
 TEST_CASE("samurai logs: a changed log is rejected at the step and field that differ") {
     const GameLog original = read_game_log(kData / "logs" / "sample_simple_vs_simple.dighere");
     SUBCASE("action") {
