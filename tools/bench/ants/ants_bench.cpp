@@ -2,6 +2,8 @@
 //   engine   — replays the recorded orders and food of each replay through our engine, building
 //              every live bot's state text each turn (what the original's resim --render measures),
 //              no processes; prints turns/s (median of --runs runs) and the turn-0 setup time.
+//   maps     — for every .map argument: the turn-0 cost of a fresh game with the symmetric food
+//              placer (symmetry search over all orientations, food sets, starting food).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -88,7 +90,13 @@ int main(int argc, char** argv) {
         if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::stoi(argv[++i]));
         else files.emplace_back(arg);
     }
-    if (files.empty()) {
+    std::vector<std::filesystem::path> maps;
+    std::erase_if(files, [&](const std::filesystem::path& f) {
+        if (f.extension() != ".map") return false;
+        maps.push_back(f);
+        return true;
+    });
+    if (files.empty() && maps.empty()) {
         std::fprintf(stderr, "usage: ants_bench [--runs N] REPLAY.json...\n");
         return 2;
     }
@@ -108,6 +116,28 @@ int main(int argc, char** argv) {
         const double m = median(per_turn), mc = median(per_turn_cpu);
         std::printf("%-44.44s %6d %10.0f %10.0f %10.2f %9.3f\n", f.filename().string().c_str(), turns, 1.0 / mc,
                     1.0 / m, mc * 1e6, median(setup) * 1e3);
+    }
+    if (!maps.empty()) std::printf("\n%-44s %6s %8s %14s\n", "map (symmetric food setup)", "sets", "food", "setup ms (cpu)");
+    for (const auto& f : maps) {
+        const auto map = arb::ants::load_map_file(f.string());
+        arb::ants::AntsParams params;
+        params.food_rate = 10;
+        params.food_turn = 22;
+        params.food_start = 78;
+        params.food_visible = 4;
+        std::vector<double> times;
+        std::size_t sets = 0, food = 0;
+        for (int r = 0; r < runs; ++r) {
+            const double c0 = cpu_seconds();
+            auto placer = std::make_unique<arb::ants::SymmetricFood>(42);
+            auto* raw = placer.get();
+            arb::ants::AntsEngine engine(map, params, std::move(placer), nullptr);
+            engine.start_game();
+            times.push_back(cpu_seconds() - c0);
+            sets = raw->set_count();
+            food = engine.food().size();
+        }
+        std::printf("%-44.44s %6zu %8zu %14.3f\n", f.filename().string().c_str(), sets, food, median(times) * 1e3);
     }
     return 0;
 }

@@ -1,0 +1,107 @@
+// Whole Ants matches with the sample bots as real processes: run_match end to end, the replay
+// it writes verifies against our engine, the same seed gives the same bytes, and bot faults
+// (a bot that exits, a bot that hangs) become results.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "arbiter/core/bot_spec.hpp"
+#include "arbiter/core/user_error.hpp"
+#include "arbiter/match/match_runner.hpp"
+#include "rules/ants/ants_game.hpp"
+#include "rules/ants/ants_replay.hpp"
+
+namespace {
+
+const std::filesystem::path kBots = std::filesystem::path(ARBITER_BINARY_DIR) / "bots/ants";
+const std::filesystem::path kMaps = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps";
+
+std::filesystem::path temp_dir(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("ants-test-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+arb::MatchRecord play(const arb::GameDescriptor& game, std::vector<std::string> bots,
+                      std::map<std::string, std::string> options, const std::filesystem::path& replay,
+                      std::uint64_t seed = 5) {
+    arb::MatchRequest request;
+    request.game = "ants";
+    for (const auto& b : bots) request.bots.push_back(arb::parse_bot_spec(b));
+    request.seed = seed;
+    options.emplace("map", (kMaps / "tutorial1.map").string());
+    request.options = arb::GameOptions(game.options, options);
+    request.replay_path = replay;
+    return arb::run_match(game, request);
+}
+
+}  // namespace
+
+TEST_CASE("match: sample bots play a game whose replay verifies and reproduces byte for byte") {
+    const auto game = arb::ants::describe_game();
+    const auto dir = temp_dir("sample");
+    const std::vector<std::string> bots = {"name=hunter cmd=" + (kBots / "hunter_bot").string(),
+                                           "name=greedy cmd=" + (kBots / "greedy_bot").string()};
+    const auto record = play(game, bots, {{"turns", "200"}}, dir / "a.json");
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.turns >= 1);
+    CHECK(record.turns <= 200);
+    for (const auto& p : record.participants) CHECK(p.status == arb::SeatStatus::ok);
+    const auto outcome = arb::ants::verify_replay_file(dir / "a.json");
+    INFO(outcome.first_difference);
+    CHECK(outcome.ok);
+    CHECK(outcome.steps == record.turns);
+    play(game, bots, {{"turns", "200"}}, dir / "b.json");
+    CHECK(slurp(dir / "a.json") == slurp(dir / "b.json"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("match: a bot that exits at once is out, its ants stay, the other bot survives") {
+    const auto game = arb::ants::describe_game();
+    const auto dir = temp_dir("crash");
+    const auto record = play(game, {"name=quitter cmd=\"sh -c 'exit 3'\"", "name=hold cmd=" + (kBots / "hold_bot").string()},
+                             {{"turns", "50"}}, dir / "r.json");
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.participants[0].status == arb::SeatStatus::crashed);
+    CHECK(record.participants[1].status == arb::SeatStatus::ok);
+    CHECK(record.participants[1].rank == 1);
+    const auto replay = nlohmann::json::parse(slurp(dir / "r.json"));
+    CHECK(replay["status"][0].get<std::string>().rfind("crashed", 0) == 0);
+    CHECK(replay["replaydata"]["cutoff"] == "lone survivor");
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("match: a bot that never answers times out at loadtime") {
+    const auto game = arb::ants::describe_game();
+    const auto dir = temp_dir("hang");
+    const auto record = play(game, {"name=sleeper cmd=\"sleep 30\"", "name=hold cmd=" + (kBots / "hold_bot").string()},
+                             {{"turns", "50"}, {"loadtime", "300"}}, dir / "r.json");
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.participants[0].status == arb::SeatStatus::timeout);
+    CHECK(record.participants[1].rank == 1);
+    const auto replay = nlohmann::json::parse(slurp(dir / "r.json"));
+    CHECK(replay["status"][0] == "timeout");
+    CHECK(replay["playerturns"][0] == 0);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("match: a map for another player count is a user error naming the map") {
+    const auto game = arb::ants::describe_game();
+    arb::MatchRequest request;
+    request.bots = {arb::parse_bot_spec("name=a cmd=true"), arb::parse_bot_spec("name=b cmd=true")};
+    request.options = arb::GameOptions(game.options, {{"map", (kMaps / "maze_04p_01.map").string()}});
+    CHECK_THROWS_WITH_AS(game.plan(request), doctest::Contains("maze_04p_01.map"), arb::UserError);
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Whole-game wall time with two bots that hold still (the original engine is capped near
+# 87 turns/s here by its 10 ms poll; ants.md section 10, tag py3_hold_hold).
+# Usage: tools/bench/ants/whole_game.sh [BUILD_DIR] [RUNS]
+set -euo pipefail
+build=${1:-build}
+runs=${2:-5}
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+map="$root/../shared/data/ants/maps/maze_02p_02.map"
+hold="$root/$build/bots/ants/hold_bot"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for i in $(seq "$runs"); do
+  start=$(date +%s.%N)
+  "$root/$build/bin/arbiter" play ants --map "$map" --turns 1000 --cutoff_turn 100000 --seed 42 \
+    --bot "name=hold1 cmd=$hold" --bot "name=hold2 cmd=$hold" --out "$out" >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc
+done | sort -n | awk '{t[NR]=$1} END {m=t[int((NR+1)/2)]; printf "runs %d  median wall %.3f s  = %.0f turns/s (1000 turns)\n", NR, m, 1000/m}'
