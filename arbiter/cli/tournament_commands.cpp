@@ -129,7 +129,8 @@ void run_tournament_command(const TournamentArgs& a) {
 
     std::cout << fmt::format("tournament {}: {} matches ({} played now, {} from earlier runs) in {:.1f} s{}\n", c.name,
                              outcome.played.size(), outcome.played_this_run, outcome.already_played, outcome.wall_s,
-                             outcome.complete ? "" : ", INCOMPLETE");
+                             outcome.complete ? (outcome.budget_reached ? ", time budget reached" : "")
+                                              : ", INCOMPLETE (run the same command again to resume)");
     std::vector<const tournament::PlayedMatch*> pointers;
     for (const auto& p : outcome.played) pointers.push_back(&p);
     const auto history = tournament::build_history(outcome.participants, pointers);

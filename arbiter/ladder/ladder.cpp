@@ -17,8 +17,6 @@
 namespace arb::ladder {
 namespace {
 
-using tournament::PlayedMatch;
-using tournament::ScheduledMatch;
 
 const std::vector<std::string>& migrations() {
     static const std::vector<std::string> m = {
@@ -220,19 +218,15 @@ LadderOutcome run_ladder(const LadderRequest& request, const GameDescriptor& gam
     }
     auto history_before = [&](int round) {
         // Rounds of this bot from `round` on are left out, so a resumed run plans the same.
-        std::vector<PlayedMatch> kept;
-        int order = 0;
+        // One comparison per pair per round, on the rotations' score sums (planowanie.md 5.4):
+        // per-match pairs of one deal set are not independent and would overstate the LOS.
+        std::map<std::string, std::vector<const MatchRecord*>> groups;
         for (const auto& [key, record] : stored) {
             const int r = round_of(key, prefix);
             if (r >= round) continue;
-            ScheduledMatch s;
-            s.key = key;
-            s.round = order++;
-            kept.push_back(PlayedMatch{s, record});
+            groups[key.substr(0, key.rfind("/s"))].push_back(&record);
         }
-        std::vector<const PlayedMatch*> pointers;
-        for (const auto& k : kept) pointers.push_back(&k);
-        return tournament::build_history(participants, pointers);
+        return tournament::build_duplicate_history(participants, groups);
     };
     rating::EloOptions elo_options = tournament::tournament_elo_options();
     elo_options.intervals = rating::IntervalMethod::covariance;
@@ -293,7 +287,7 @@ LadderOutcome run_ladder(const LadderRequest& request, const GameDescriptor& gam
             }
             tournament::PairingOptions pairing;
             pairing.group_size = group_size;
-            pairing.games_per_pair = group_size;
+            pairing.games_per_pair = 1;  // one duplicate comparison per pair and round
             std::vector<int> group{me_index};
             for (int o : tournament::best_opponents(model, me_index, pool, target, history.meetings, pairing))
                 group.push_back(o);

@@ -33,6 +33,55 @@ History build_history(const std::vector<std::string>& participants, std::vector<
     return h;
 }
 
+History build_duplicate_history(const std::vector<std::string>& participants,
+                                const std::map<std::string, std::vector<const MatchRecord*>>& groups) {
+    History h;
+    h.participants = participants;
+    for (const auto& name : participants) h.results.player_index(name);
+    const std::size_t n = participants.size();
+    h.meetings.assign(n * n, 0.0);
+    for (const auto& [key, matches] : groups) {
+        // Members in first-seen order; who faulted anywhere; score sums over clean rotations.
+        std::vector<std::string> members;
+        std::map<std::string, bool> faulted;
+        std::map<std::string, double> clean_sum;
+        int clean_rotations = 0;
+        for (const MatchRecord* m : matches) {
+            bool clean = true;
+            for (const auto& p : m->participants) {
+                if (!faulted.count(p.bot)) members.push_back(p.bot), faulted[p.bot] = false;
+                if (p.status != SeatStatus::ok) faulted[p.bot] = true, clean = false;
+            }
+            if (!clean) continue;
+            ++clean_rotations;
+            for (const auto& p : m->participants) clean_sum[p.bot] += p.score;
+        }
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            for (std::size_t j = i + 1; j < members.size(); ++j) {
+                const std::string& x = members[i];
+                const std::string& y = members[j];
+                rating::Outcome outcome;
+                if (faulted[x] != faulted[y]) {
+                    outcome = faulted[x] ? rating::Outcome::black_wins : rating::Outcome::white_wins;
+                } else if (faulted[x] || clean_rotations == 0) {
+                    continue;  // both at fault, or no clean rotation to compare on
+                } else {
+                    const double dx = clean_sum[x], dy = clean_sum[y];
+                    outcome = dx > dy ? rating::Outcome::white_wins
+                                      : dx < dy ? rating::Outcome::black_wins : rating::Outcome::draw;
+                }
+                const int a = h.results.player_index(x), b = h.results.player_index(y);
+                h.results.add_game(a, b, outcome);
+                if (static_cast<std::size_t>(a) < n && static_cast<std::size_t>(b) < n) {
+                    h.meetings[a * n + b] += 1;
+                    h.meetings[b * n + a] += 1;
+                }
+            }
+        }
+    }
+    return h;
+}
+
 rating::EloOptions tournament_elo_options() {
     rating::EloOptions o;
     o.advantage = 0;

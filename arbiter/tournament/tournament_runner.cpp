@@ -431,6 +431,9 @@ TournamentOutcome TournamentRunner::run() {
     for (const auto& [i, r] : rounds) outcome.scheduled += static_cast<int>(r.matches.size());
     outcome.complete = outcome.scheduled == static_cast<int>(outcome.played.size()) &&
                        (limit ? next_round >= *limit : true) && !stopped;
+    outcome.budget_reached = budget_over();
+    if (outcome.budget_reached && !stopped && outcome.scheduled == static_cast<int>(outcome.played.size()))
+        outcome.complete = true;  // a time-budgeted tournament ends with its last whole round
     outcome.faults = count_faults(outcome.played);
     outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return outcome;

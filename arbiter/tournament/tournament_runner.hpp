@@ -45,6 +45,7 @@ struct TournamentOutcome {
     int already_played = 0;                  // found in the store at start
     int failed = 0;                          // could not be played (exception), still unplayed
     bool complete = false;                   // every planned round played (and no more to plan)
+    bool budget_reached = false;             // the time budget stopped the planning of rounds
     std::map<std::string, BotFaults> faults; // by bot
     double wall_s = 0;
 };

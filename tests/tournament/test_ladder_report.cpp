@@ -129,3 +129,34 @@ TEST_CASE("the report has ratings, history, LOS and failures with transcript lin
     options.game = "nope";
     CHECK_THROWS_AS(report::write_html_report(store, options), UserError);
 }
+
+TEST_CASE("duplicate-style history: one comparison per pair per group, faults lose") {
+    auto match = [](std::vector<std::pair<std::string, double>> seats, int faulty = -1) {
+        MatchRecord r;
+        for (std::size_t i = 0; i < seats.size(); ++i) {
+            ParticipantResult p;
+            p.bot = seats[i].first;
+            p.score = seats[i].second;
+            if (static_cast<int>(i) == faulty) p.status = SeatStatus::timeout;
+            r.participants.push_back(p);
+        }
+        return r;
+    };
+    // Group g1: A wins the sum (10+1 > 2+8), B and C draw on sums; group g2: C times out once.
+    const MatchRecord r1 = match({{"A", 10}, {"B", 2}, {"C", 5}});
+    const MatchRecord r2 = match({{"B", 8}, {"C", 5}, {"A", 1}});
+    const MatchRecord r3 = match({{"A", 3}, {"B", 4}, {"C", 0}}, 2);
+    const MatchRecord r4 = match({{"B", 1}, {"C", 9}, {"A", 7}});
+    std::map<std::string, std::vector<const MatchRecord*>> groups{{"g1", {&r1, &r2}}, {"g2", {&r3, &r4}}};
+    const auto h = tournament::build_duplicate_history({"A", "B", "C"}, groups);
+    REQUIRE(h.results.games().size() == 6);
+    using rating::Outcome;
+    const auto& g = h.results.games();
+    CHECK(g[0] == rating::PairwiseGame{0, 1, Outcome::white_wins});  // A-B: 11 > 10
+    CHECK(g[1] == rating::PairwiseGame{0, 2, Outcome::white_wins});  // A-C: 11 > 10
+    CHECK(g[2] == rating::PairwiseGame{1, 2, Outcome::draw});        // B-C: 10 = 10
+    CHECK(g[3] == rating::PairwiseGame{0, 1, Outcome::white_wins});  // g2, clean rotation only: A 7 > B 1
+    CHECK(g[4] == rating::PairwiseGame{0, 2, Outcome::white_wins});  // C faulted: loses
+    CHECK(g[5] == rating::PairwiseGame{1, 2, Outcome::white_wins});
+    CHECK(h.meetings[0 * 3 + 1] == 2);
+}
