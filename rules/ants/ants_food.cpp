@@ -187,6 +187,15 @@ std::vector<std::vector<SymmetricFood::Aim>> SymmetricFood::symmetries(const Ant
     return valid;
 }
 
+SymmetricFood::SymmetricFood(std::uint64_t seed) {
+    auto rng = std::make_shared<Rng>(seed);
+    below_ = [rng](std::uint64_t n) { return rng->below(n); };
+}
+
+SymmetricFood::SymmetricFood(std::shared_ptr<CPythonRandom> python) : python_order_(true) {
+    below_ = [python](std::uint64_t n) { return python->randbelow(n); };
+}
+
 void SymmetricFood::check_symmetric(const AntsEngine& engine) { (void)symmetries(engine); }
 
 std::vector<SymmetricFood::FoodSet> SymmetricFood::food_sets(const AntsEngine& engine, bool starting) const {
@@ -221,11 +230,18 @@ std::vector<SymmetricFood::FoodSet> SymmetricFood::food_sets(const AntsEngine& e
         if (starting && !near_start[c]) continue;
         const int orow = engine.row_of(c) - ar, ocol = engine.col_of(c) - ac;
         FoodSet locations;
+        std::vector<std::pair<int, int>> tuples;
         for (const auto& s : symmetry_) {
             const auto [dr, dc] = offset_aim(orow, ocol, s.aim);
-            const int loc = engine.cell(engine.wrap_row(engine.row_of(s.hill_cell) + dr),
-                                        engine.wrap_col(engine.col_of(s.hill_cell) + dc));
-            if (std::find(locations.begin(), locations.end(), loc) == locations.end()) locations.push_back(loc);
+            const int r = engine.wrap_row(engine.row_of(s.hill_cell) + dr);
+            const int k = engine.wrap_col(engine.col_of(s.hill_cell) + dc);
+            tuples.emplace_back(r, k);
+            if (std::find(locations.begin(), locations.end(), engine.cell(r, k)) == locations.end())
+                locations.push_back(engine.cell(r, k));
+        }
+        if (python_order_) {  // list(set([...])) in the original
+            locations.clear();
+            for (const auto& [r, k] : python_set_order(tuples)) locations.push_back(engine.cell(r, k));
         }
         bool too_close = false;
         for (std::size_t i = 1; i < locations.size(); ++i)
@@ -247,7 +263,7 @@ int SymmetricFood::take(AntsEngine& engine, Cycle& cycle, int amount) {
         cycle.queue.pop_back();
         if (s < 0) {  // a pass is over: reshuffle for the next one
             std::vector<int> items(cycle.queue.begin(), cycle.queue.end());
-            rng_.shuffle(std::span<int>(items));
+            for (std::size_t i = items.size(); i-- > 1;) std::swap(items[i], items[below_(i + 1)]);
             cycle.queue.assign(items.begin(), items.end());
             cycle.queue.push_front(-1);
             s = cycle.queue.back();
@@ -267,7 +283,7 @@ int SymmetricFood::take(AntsEngine& engine, Cycle& cycle, int amount) {
 
 void SymmetricFood::start_game(AntsEngine& engine) {
     const auto all = symmetries(engine);
-    symmetry_ = all[rng_.below(all.size())];
+    symmetry_ = all[below_(all.size())];
     auto init = [](Cycle& cycle, std::vector<FoodSet> sets) {
         cycle.sets = std::move(sets);
         cycle.queue.clear();

@@ -2,12 +2,14 @@
 // Food placers for the Ants engine (ants.md section 3.7).
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "arbiter/core/rng.hpp"
 #include "rules/ants/ants_engine.hpp"
+#include "rules/ants/cpython_random.hpp"
 
 namespace arb::ants {
 
@@ -52,7 +54,10 @@ private:
 // original engine's food (that needs a CPython-compatible generator, level C).
 class SymmetricFood final : public FoodSource {
 public:
-    explicit SymmetricFood(std::uint64_t seed) : rng_(seed) {}
+    explicit SymmetricFood(std::uint64_t seed);
+    // The original's exact draws: CPython's generator and CPython's set order for the food-set
+    // locations (level C).
+    explicit SymmetricFood(std::shared_ptr<CPythonRandom> python);
     // Throws UserError when the map has no symmetry matching all players' hills (the original
     // refuses such maps with --food symmetric). start_game() needs a symmetric map.
     static void check_symmetric(const AntsEngine& engine);
@@ -71,7 +76,8 @@ private:
     std::vector<FoodSet> food_sets(const AntsEngine& engine, bool starting) const;
     int take(AntsEngine& engine, Cycle& cycle, int amount);
 
-    Rng rng_;
+    std::function<std::uint64_t(std::uint64_t)> below_;  // uniform in [0, n)
+    bool python_order_ = false;
     std::vector<Aim> symmetry_;
     Cycle visible_, normal_;
     bool started_ = false;

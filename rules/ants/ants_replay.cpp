@@ -118,12 +118,45 @@ SpawnKey recorded_spawn_key(const RecordedGame& game) {
     };
 }
 
-VerifyOutcome verify_recorded_game(const RecordedGame& game) {
+VerifyOutcome verify_recorded_game(const RecordedGame& game, bool seed_exact) {
     VerifyOutcome outcome;
     const json& rd = game.replaydata;
-    auto food_source = recorded_food(game);
-    ScheduledFood* food = food_source.get();
-    AntsEngine engine(game.map, game.params, std::move(food_source), recorded_spawn_key(game));
+    std::unique_ptr<FoodSource> food_source;
+    ScheduledFood* food = nullptr;
+    SpawnKey spawn_key;
+    AntsParams params = game.params;
+    std::shared_ptr<CPythonRandom> python;
+    if (seed_exact) {
+        python = std::make_shared<CPythonRandom>(params.engine_seed);
+        // Ants.__init__: food_rate, food_turn, food_start, food_visible drawn from their ranges.
+        params.food_rate = static_cast<int>(python->randrange(5, 12));
+        params.food_turn = static_cast<int>(python->randrange(19, 38));
+        params.food_start = static_cast<int>(python->randrange(75, 176));
+        params.food_visible = static_cast<int>(python->randrange(3, 6));
+        if (params.food_rate != game.params.food_rate || params.food_turn != game.params.food_turn ||
+            params.food_start != game.params.food_start) {
+            outcome.first_difference = "turn 0: field 'food_rate/food_turn/food_start' differs: drawn " +
+                                       std::to_string(params.food_rate) + "/" + std::to_string(params.food_turn) + "/" +
+                                       std::to_string(params.food_start);
+            return outcome;
+        }
+        food_source = std::make_unique<SymmetricFood>(python);
+        spawn_key = [python](const AntsEngine&, int) { return python->random(); };
+    } else {
+        auto scheduled = recorded_food(game);
+        food = scheduled.get();
+        food_source = std::move(scheduled);
+        spawn_key = recorded_spawn_key(game);
+    }
+    AntsEngine engine(game.map, params, std::move(food_source), std::move(spawn_key));
+    // worker/engine.py shuffles the list of live bots every turn with the engine's generator.
+    auto shuffle_live_bots = [&] {
+        if (!python) return;
+        std::vector<int> live;
+        for (int p = 0; p < engine.players(); ++p)
+            if (engine.is_alive(p)) live.push_back(p);
+        python->shuffle(live);
+    };
 
     struct RecAnt { int cell, start, end, owner; std::string orders; };
     std::vector<RecAnt> rec_ants;
@@ -160,6 +193,7 @@ VerifyOutcome verify_recorded_game(const RecordedGame& game) {
             status[p] = "crashed 0";
         }
     engine.start_game();
+    shuffle_live_bots();
     // Turn 0: faults at load time.
     for (int p = 0; p < players; ++p)
         if (recorded_fault_at(p, 0) && engine.is_alive(p)) {
@@ -173,6 +207,7 @@ VerifyOutcome verify_recorded_game(const RecordedGame& game) {
         for (int p = 0; p < players; ++p)
             if (engine.is_alive(p)) playerturns[p] = turn;
         engine.start_turn();
+        shuffle_live_bots();
         for (int p = 0; p < players; ++p)
             if (engine.is_alive(p) && recorded_fault_at(p, turn) && game.status[p] != "invalid") {
                 engine.kill_player(p);
@@ -208,7 +243,7 @@ VerifyOutcome verify_recorded_game(const RecordedGame& game) {
                 status[p] = "eliminated";
                 playerturns[p] = turn;
             }
-        if (!food->problems().empty()) return fail(turn, "food", food->problems().front());
+        if (food && !food->problems().empty()) return fail(turn, "food", food->problems().front());
 
         // --- compare this turn ---
         const auto& ants = engine.ants();

@@ -36,7 +36,10 @@ SpawnKey recorded_spawn_key(const RecordedGame& game);
 
 // Plays the recorded orders through the engine and compares every turn; ok only with zero
 // differences. `steps` = turns compared.
-VerifyOutcome verify_recorded_game(const RecordedGame& game);
+// seed_exact (level C): instead of injecting the recorded food, draw the food parameters, the
+// symmetric food and the spawn tie-breaks from a CPython-compatible generator seeded with the
+// recorded engine_seed, making the original's random calls in its order (ants.md section 9).
+VerifyOutcome verify_recorded_game(const RecordedGame& game, bool seed_exact = false);
 VerifyOutcome verify_replay_file(const std::filesystem::path& path);
 
 }  // namespace arb::ants

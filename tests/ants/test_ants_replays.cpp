@@ -40,3 +40,35 @@ TEST_CASE("level A: a tampered replay is reported at the first differing turn") 
     CHECK_FALSE(outcome.ok);
     CHECK(outcome.first_difference.rfind("turn 50: field 'hive_history'", 0) == 0);
 }
+
+// Level C (ants.md section 9): with a CPython-compatible generator making the original's random
+// calls in its order, the engine seed alone reproduces the recorded food (parameters, starting
+// food, every later food item in order) and spawn choices, given the recorded orders.
+TEST_CASE("level C: engine_seed 42 regenerates the food of maze_02p_02") {
+    const auto game = arb::ants::load_recorded_game(
+        kReplays / "maze_02p_02__HunterBot_vs_GreedyBot__seed42__rank_stabilized.replay.json");
+    const auto outcome = arb::ants::verify_recorded_game(game, true);
+    INFO(outcome.first_difference);
+    CHECK(outcome.ok);
+    CHECK(outcome.steps == 396);
+}
+
+TEST_CASE("level C: engine_seed 42 regenerates the food of random_walk_04p_01") {
+    const auto game = arb::ants::load_recorded_game(
+        kReplays / "random_walk_04p_01__Hunter_Lefty_Random_Greedy__seed42__lone_survivor.replay.json");
+    const auto outcome = arb::ants::verify_recorded_game(game, true);
+    INFO(outcome.first_difference);
+    CHECK(outcome.ok);
+    CHECK(outcome.steps == 725);
+}
+
+TEST_CASE("level C: the CPython generator gives CPython's numbers") {
+    // random.seed(42); random.random() == 0.6394267984578837 (CPython 3.2+, a documented value
+    // reproduced in countless tutorials); randrange(5, 12) etc. give the replay's food settings.
+    arb::ants::CPythonRandom rng(42);
+    CHECK(rng.random() == doctest::Approx(0.6394267984578837).epsilon(1e-15));
+    arb::ants::CPythonRandom draws(42);
+    CHECK(draws.randrange(5, 12) == 10);
+    CHECK(draws.randrange(19, 38) == 22);
+    CHECK(draws.randrange(75, 176) == 78);
+}
