@@ -58,6 +58,19 @@ constexpr int kReadsPerWakeup = 16;
 constexpr std::size_t kMaxOutbox = 16u << 20;
 // Bytes of an unfinished reply kept in Reply::partial for diagnostics.
 constexpr std::size_t kPartialKept = 256;
+// Limits up to this long get starvation compensation (see expire_due()); longer ones are
+// dominated by the bot's own computing and the grace covers jitter.
+constexpr Nanos kCompensatedLimit = std::chrono::seconds(2);
+// The most a deadline moves for starvation, so an overloaded machine slows a match down but
+// cannot stall it.
+constexpr Nanos kMaxCompensation = std::chrono::seconds(1);
+// How long a runnable bot under its CPU limit gets before the deadline is looked at again.
+constexpr Nanos kRunnableRecheck = std::chrono::milliseconds(1);
+
+struct SchedSample {
+    Nanos cpu;        // CPU of the bot's main thread
+    Nanos run_delay;  // time it spent runnable, waiting for a CPU
+};
 // Replies faster than this get no per-request CPU figure (see finish()).
 constexpr Nanos kCpuSampleFloor = std::chrono::microseconds(200);
 // How often close() looks for a group to have emptied.
@@ -87,6 +100,9 @@ struct ActiveRequest {
     std::string http_target;    // HTTP: the request text as path and query
     std::optional<Nanos> wait;  // allowance + grace, nullopt = unlimited
     std::optional<SteadyClock::time_point> deadline;
+    std::optional<Nanos> run_delay_at_write;  // the bot's run-queue wait when the clock started
+    Nanos thread_cpu_at_write{0};             // its main thread's CPU then
+    Nanos compensated{0};                     // deadline extension granted so far
 };
 
 struct Seat {
@@ -119,6 +135,8 @@ struct Seat {
     bool group_gone = false;
     clockid_t cpu_clock{};
     bool has_cpu_clock = false;
+    UniqueFd schedstat;  // /proc/<pid>/schedstat: CPU and run-queue wait of the main thread
+    UniqueFd proc_stat;  // /proc/<pid>/stat: its state (running or runnable = 'R')
 
     std::unique_ptr<asio::posix::stream_descriptor> in, out, err, exit_watch;
     std::vector<char> out_buffer = std::vector<char>(kReadChunk);
@@ -199,6 +217,9 @@ private:
     void freeze(int s);
     void thaw(int s);
     Nanos cpu_now(const Seat& seat) const;
+    std::optional<SchedSample> sched_sample(const Seat& seat) const;
+    void start_starvation_watch(const Seat& seat, ActiveRequest& active) const;
+    bool runnable(const Seat& seat) const;
     void pump_until(const std::function<bool()>& done, std::optional<SteadyClock::time_point> deadline);
     void write_log(Seat& seat, const char* data, std::size_t size);
     void transcript(const Seat& seat, char direction, std::string_view text);
@@ -310,6 +331,8 @@ void ProcessTableImpl::start_seat(int s) {
     SpawnedBot bot = spawn_bot(request);
     seat.pid = bot.pid;
     seat.has_cpu_clock = ::clock_getcpuclockid(seat.pid, &seat.cpu_clock) == 0;
+    seat.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", seat.pid).c_str(), O_RDONLY | O_CLOEXEC));
+    seat.proc_stat.reset(::open(fmt::format("/proc/{}/stat", seat.pid).c_str(), O_RDONLY | O_CLOEXEC));
     for (int fd : {bot.stdin_write.get(), bot.stdout_read.get(), bot.stderr_read.get()}) {
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     }
@@ -463,8 +486,61 @@ void ProcessTableImpl::expire_due(SteadyClock::time_point now) {
         // Last look before declaring a timeout: a reply that is already in the pipe counts.
         read_stdout(s, false);
         if (seat.active && !seat.active->done && seat.active->write_done) feed_lines(s);
-        if (seat.active && !seat.active->done) finish(s, ReplyStatus::timeout);
+        if (!seat.active || seat.active->done) continue;
+        // Starvation compensation: time the bot spent runnable but waiting for a CPU (a loaded
+        // machine, not the bot's slowness) moves its deadline, up to kMaxCompensation. This
+        // is what keeps short limits free of false timeouts under load (docs/core.md).
+        ActiveRequest& active = *seat.active;
+        if (active.run_delay_at_write && active.wait) {
+            if (const auto sample = sched_sample(seat)) {
+                const Nanos starved = sample->run_delay - *active.run_delay_at_write;
+                Nanos extension = std::min(starved, kMaxCompensation) - active.compensated;
+                // The kernel adds a wait to run_delay only when it ends: a bot that is runnable
+                // right now, and has used less CPU than its limit, may be waiting this moment.
+                if (extension <= Nanos{0} && active.compensated < kMaxCompensation && runnable(seat) &&
+                    sample->cpu - active.thread_cpu_at_write < *active.wait) {
+                    extension = kRunnableRecheck;
+                }
+                if (extension > Nanos{0}) {
+                    active.compensated += extension;
+                    active.deadline = *active.deadline + extension;
+                    continue;
+                }
+            }
+        }
+        finish(s, ReplyStatus::timeout);
     }
+}
+
+std::optional<SchedSample> ProcessTableImpl::sched_sample(const Seat& seat) const {
+    if (!seat.schedstat.valid()) return std::nullopt;
+    char text[128];
+    const ssize_t n = ::pread(seat.schedstat.get(), text, sizeof text - 1, 0);
+    if (n <= 0) return std::nullopt;
+    text[n] = '\0';
+    // "<cpu ns> <run-queue wait ns> <timeslices>"
+    char* end = nullptr;
+    const unsigned long long cpu = std::strtoull(text, &end, 10);
+    const unsigned long long wait = std::strtoull(end, nullptr, 10);
+    return SchedSample{Nanos(static_cast<std::int64_t>(cpu)), Nanos(static_cast<std::int64_t>(wait))};
+}
+
+void ProcessTableImpl::start_starvation_watch(const Seat& seat, ActiveRequest& active) const {
+    if (const auto sample = sched_sample(seat)) {
+        active.run_delay_at_write = sample->run_delay;
+        active.thread_cpu_at_write = sample->cpu;
+    }
+}
+
+bool ProcessTableImpl::runnable(const Seat& seat) const {
+    if (!seat.proc_stat.valid()) return false;
+    char text[512];
+    const ssize_t n = ::pread(seat.proc_stat.get(), text, sizeof text - 1, 0);
+    if (n <= 0) return false;
+    text[n] = '\0';
+    // "pid (comm) S ...": the state follows the last ')', as comm may contain anything.
+    const char* close = std::strrchr(text, ')');
+    return close != nullptr && close[1] == ' ' && close[2] == 'R';
 }
 
 bool ProcessTableImpl::flush_outbox(int s) {
@@ -506,6 +582,7 @@ bool ProcessTableImpl::flush_outbox(int s) {
         ActiveRequest& active = *seat.active;
         active.write_done = true;
         active.written = SteadyClock::now();
+        if (active.wait && *active.wait <= kCompensatedLimit) start_starvation_watch(seat, active);
         if (active.wait) arm_timer(s, active.written + *active.wait);
         feed_lines(s);
     }
@@ -697,6 +774,7 @@ void ProcessTableImpl::http_start(int s) {
                               ActiveRequest& active = *seat.active;
                               active.write_done = true;
                               active.written = SteadyClock::now();
+                              if (active.wait && *active.wait <= kCompensatedLimit) start_starvation_watch(seat, active);
                               if (active.wait) arm_timer(s, active.written + *active.wait);
                               auto read_more = std::make_shared<std::function<void()>>();
                               *read_more = [this, s, read_more] {

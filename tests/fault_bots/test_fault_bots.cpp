@@ -247,7 +247,9 @@ TEST_CASE("fault bot that spins the CPU times out and its CPU time is measured")
     const auto start = std::chrono::steady_clock::now();
     const Reply reply = zoo.table->ask(0, "think\n", one_line_framer());
     CHECK(reply.status == ReplyStatus::timeout);
-    CHECK(seconds_since(start) < limit_s() + kSlackS);
+    // A spinning bot that the loaded machine starves of CPU gets its deadline moved by the
+    // starvation compensation (at most 1 s, docs/core.md); on an idle machine it ends at limit.
+    CHECK(seconds_since(start) < limit_s() + 1.0 + kSlackS);
     CHECK(reply.cpu > 50ms);  // it had a core for most of its 230 ms (the machine is shared)
     zoo.close_and_check_gone();
     CHECK(zoo.table->usage(0).cpu_used_s > 0.05);
