@@ -47,8 +47,9 @@ int RandomFood::place(AntsEngine& engine, int amount) {
     if (engine.land_area() <= 0) return amount;
     for (int i = 0; i < amount; ++i) {
         for (int tries = 0; tries < 1000000; ++tries) {
-            const int row = static_cast<int>(rng_.below(static_cast<std::uint64_t>(engine.rows())));
-            const int col = static_cast<int>(rng_.below(static_cast<std::uint64_t>(engine.cols())));
+            // randrange(rows), randrange(cols) as do_food_random
+            const int row = static_cast<int>(python_->randbelow(static_cast<std::uint64_t>(engine.rows())));
+            const int col = static_cast<int>(python_->randbelow(static_cast<std::uint64_t>(engine.cols())));
             if (engine.is_free_land(engine.cell(row, col))) {
                 engine.add_pending_food(engine.cell(row, col));
                 break;

@@ -40,12 +40,12 @@ private:
 // --food random: pending food on uniformly drawn land squares.
 class RandomFood final : public FoodSource {
 public:
-    explicit RandomFood(std::uint64_t seed) : rng_(seed) {}
+    explicit RandomFood(std::shared_ptr<CPythonRandom> python) : python_(std::move(python)) {}
     void start_game(AntsEngine& engine) override;
     int place(AntsEngine& engine, int amount) override;
 
 private:
-    Rng rng_;
+    std::shared_ptr<CPythonRandom> python_;
 };
 
 // --food symmetric (the contest default): food in sets at the same offset from every player's

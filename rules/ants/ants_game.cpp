@@ -5,12 +5,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "arbiter/core/rng.hpp"
 #include "arbiter/core/user_error.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/ants_food.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/cpython_random.hpp"
 
 namespace arb::ants {
 namespace {
@@ -19,8 +19,9 @@ struct Setup {
     AntsMap map;
     AntsParams params;
     std::string food_mode;
-    std::uint64_t food_seed = 0;
-    std::uint64_t spawn_seed = 0;
+    // The one generator of the match: CPython's MT19937 seeded with the engine seed, drawn in
+    // the original's order (ants.md section 9), so a seed gives the original engine's game.
+    std::shared_ptr<CPythonRandom> python;
     bool strict = false;
 };
 
@@ -31,10 +32,10 @@ int positive_int(const MatchRequest& request, const char* key, bool allow_zero =
     return static_cast<int>(v);
 }
 
-// A food parameter: the value given, or a draw from the original's range (ants.md section 5).
-int food_param(const MatchRequest& request, const char* key, int lo, int hi, Rng& rng) {
+// A food parameter: the value given, or randrange(lo, hi + 1) as the original (ants.md section 5).
+int food_param(const MatchRequest& request, const char* key, int lo, int hi, CPythonRandom& python) {
     if (request.options.has(key) && !request.options.text(key).empty()) return positive_int(request, key, true);
-    return static_cast<int>(rng.between(lo, hi));
+    return static_cast<int>(python.randrange(lo, hi + 1));
 }
 
 Setup setup_for(const MatchRequest& request) {
@@ -65,32 +66,25 @@ Setup setup_for(const MatchRequest& request) {
     p.player_seed = request.options.has("player_seed") && !request.options.text("player_seed").empty()
                         ? request.options.integer("player_seed")
                         : p.engine_seed;
-    Rng rng(derive_seed(static_cast<std::uint64_t>(p.engine_seed), {6, 0}));
-    p.food_rate = food_param(request, "food_rate", 5, 11, rng);
-    p.food_turn = food_param(request, "food_turn", 19, 37, rng);
+    s.python = std::make_shared<CPythonRandom>(p.engine_seed);
+    p.food_rate = food_param(request, "food_rate", 5, 11, *s.python);
+    p.food_turn = food_param(request, "food_turn", 19, 37, *s.python);
     if (p.food_turn <= 0) throw UserError("game option 'food_turn' must be positive");
-    p.food_start = food_param(request, "food_start", 75, 175, rng);
-    p.food_visible = food_param(request, "food_visible", 3, 5, rng);
+    p.food_start = food_param(request, "food_start", 75, 175, *s.python);
+    p.food_visible = food_param(request, "food_visible", 3, 5, *s.python);
     s.food_mode = request.options.text("food");
     if (s.food_mode != "symmetric" && s.food_mode != "random" && s.food_mode != "none")
         throw UserError("game option 'food' must be symmetric, random or none (got '" + s.food_mode + "')");
     if (request.options.text("attack") != "focus")
         throw UserError("game option 'attack': only 'focus' (the contest rule) is implemented");
-    s.food_seed = derive_seed(static_cast<std::uint64_t>(p.engine_seed), {6, 1});
-    s.spawn_seed = derive_seed(static_cast<std::uint64_t>(p.engine_seed), {6, 2});
     s.strict = request.options.flag("strict");
     return s;
 }
 
 std::unique_ptr<FoodSource> food_source(const Setup& s) {
     if (s.food_mode == "none") return std::make_unique<NoFood>();
-    if (s.food_mode == "random") return std::make_unique<RandomFood>(s.food_seed);
-    return std::make_unique<SymmetricFood>(s.food_seed);
-}
-
-SpawnKey random_spawn_key(std::uint64_t seed) {
-    auto rng = std::make_shared<Rng>(seed);
-    return [rng](const AntsEngine&, int) { return rng->unit(); };
+    if (s.food_mode == "random") return std::make_unique<RandomFood>(s.python);
+    return std::make_unique<SymmetricFood>(s.python);
 }
 
 }  // namespace
@@ -140,9 +134,15 @@ GameDescriptor describe_game() {
     };
     game.referee = [](const MatchRequest& request, Table& table) {
         const Setup s = setup_for(request);
-        AntsEngine engine(s.map, s.params, food_source(s), random_spawn_key(s.spawn_seed));
+        auto python = s.python;
+        AntsEngine engine(s.map, s.params, food_source(s),
+                          [python](const AntsEngine&, int) { return python->random(); });
         AntsRefereeSettings settings;
         settings.strict = s.strict;
+        settings.bots_listed = [python](int live) {
+            std::vector<int> bots(static_cast<std::size_t>(live));
+            python->shuffle(bots);
+        };
         for (const auto& bot : request.bots) settings.player_names.push_back(bot.name);
         const AntsMatchOutcome outcome = run_ants_match(engine, table, settings);
         if (!request.replay_path.empty()) {

@@ -42,6 +42,7 @@ public:
             std::vector<Request> requests;
             for (int p = 0; p < n_; ++p)
                 if (engine_.is_alive(p)) requests.push_back({p, engine_.player_start_text() + "ready\n", go_framer()});
+            bots_listed();
             collect(requests, 0);
         }
         bool over = engine_.game_over();
@@ -55,6 +56,7 @@ public:
                 outcome_.playerturns[p] = turn;
             }
             engine_.start_turn();
+            bots_listed();
             auto moves = collect(requests, turn);
             std::vector<char> alive_before(n_);
             for (int p = 0; p < n_; ++p) alive_before[p] = engine_.is_alive(p);
@@ -91,6 +93,13 @@ public:
     }
 
 private:
+    void bots_listed() {
+        if (!settings_.bots_listed) return;
+        int live = 0;
+        for (int p = 0; p < n_; ++p) live += engine_.is_alive(p) ? 1 : 0;
+        settings_.bots_listed(live);
+    }
+
     // Asks every live bot at once; a bot that fails is out (its ants stay).
     std::vector<std::vector<std::string>> collect(const std::vector<Request>& requests, int turn) {
         std::vector<std::vector<std::string>> moves(n_);

@@ -4,6 +4,7 @@
 // the turn-0 block + "ready", then "turn t", its visible state and "go" each turn, and the end
 // block; it answers with order lines ended by "go" (any case).
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ namespace arb::ants {
 struct AntsRefereeSettings {
     bool strict = false;                    // --strict: an invalid order line puts the bot out
     std::vector<std::string> player_names;  // for the replay's playernames
+    // Called when the original engine shuffles its list of live bots (every turn, turn 0 too),
+    // so a seed-exact game consumes the same random numbers. Gets the live bot count.
+    std::function<void(int live_bots)> bots_listed;
 };
 
 struct AntsMatchOutcome {

@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "arbiter/core/scripted_table.hpp"
+#include "arbiter/core/bot_spec.hpp"
+#include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
 
@@ -55,7 +57,9 @@ struct FixtureRun {
     arb::ants::AntsMatchOutcome outcome;
 };
 
-FixtureRun run_fixture() {
+// mode "recorded": our engine with the fixture's recorded food; mode "seeded": the game's
+// descriptor as `arbiter play ants --map random_walk_04p_01.map --seed 42` runs it.
+FixtureRun run_fixture(bool seeded = false) {
     const auto game = arb::ants::load_recorded_game(kFixture / "0.replay");
     const int players = game.players;
     std::vector<std::map<int, std::vector<std::string>>> orders(players);
@@ -80,9 +84,23 @@ FixtureRun run_fixture() {
         seats.push_back(std::move(seat));
     }
     arb::ScriptedTable table(std::move(seats));
-    arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
-                                 arb::ants::recorded_spawn_key(game));
-    run.outcome = arb::ants::run_ants_match(engine, table, {});
+    if (seeded) {
+        const auto descriptor = arb::ants::describe_game();
+        arb::MatchRequest request;
+        request.game = "ants";
+        for (int p = 0; p < players; ++p) request.bots.push_back(arb::parse_bot_spec("name=bot" + std::to_string(p) + " cmd=true"));
+        request.seed = 42;
+        const auto map = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps/random_walk_04p_01.map";
+        request.options = arb::GameOptions(descriptor.options, {{"map", map.string()}});
+        request.replay_path = std::filesystem::temp_directory_path() / "ants-level-c-fixture.json";
+        (void)descriptor.referee(request, table);
+        run.outcome.replay = nlohmann::json::parse(read_file(request.replay_path));
+        std::filesystem::remove(request.replay_path);
+    } else {
+        arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
+                                     arb::ants::recorded_spawn_key(game));
+        run.outcome = arb::ants::run_ants_match(engine, table, {});
+    }
     for (const auto& line : table.transcript())
         if (line.rfind("# ", 0) == 0) run.notes.push_back(line.substr(2));
     return run;
@@ -131,4 +149,25 @@ TEST_CASE("level B: our replay of the io fixture game equals the original replay
         CHECK_MESSAGE(run.outcome.replay[key] == original.meta[key], key);
     // The final-state map rendering, including the original's 'I' for empty hills.
     CHECK(run.outcome.replay["replaydata"]["map"] == original.replaydata["map"]);
+}
+
+TEST_CASE("level C: the arbiter's seed 42 game sends the fixture bots the original text and replays the same game") {
+    // No recorded food: the food, the food parameters and the spawns come from our CPython-
+    // compatible generator, seeded with 42 as the original engine was.
+    const FixtureRun run = run_fixture(true);
+    for (int p = 0; p < static_cast<int>(run.received.size()); ++p) {
+        const auto expected = split_lines(read_file(kFixture / ("0.bot" + std::to_string(p) + ".input")));
+        const auto got = split_lines(run.received[p]);
+        std::size_t i = 0;
+        while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
+        INFO("bot " << p << " first difference at line " << i + 1 << ": expected '"
+                    << (i < expected.size() ? expected[i] : "<end>") << "', got '" << (i < got.size() ? got[i] : "<end>")
+                    << "'");
+        CHECK(i == expected.size());
+        CHECK(got.size() == expected.size());
+    }
+    const auto original = arb::ants::load_recorded_game(kFixture / "0.replay");
+    CHECK(run.outcome.replay["replaydata"] == original.replaydata);
+    for (const char* key : {"score", "rank", "status", "playerturns", "game_length"})
+        CHECK_MESSAGE(run.outcome.replay[key] == original.meta[key], key);
 }

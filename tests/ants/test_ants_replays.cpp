@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/cpython_random.hpp"
 
 namespace {
 
@@ -71,4 +72,26 @@ TEST_CASE("level C: the CPython generator gives CPython's numbers") {
     CHECK(draws.randrange(5, 12) == 10);
     CHECK(draws.randrange(19, 38) == 22);
     CHECK(draws.randrange(75, 176) == 78);
+}
+
+TEST_CASE("level C: CPython's set iteration order for food-set locations") {
+    // Values printed by CPython 3.11: list(set([(3,4),(10,2),(7,7),(0,1),(5,5)])) (5 items:
+    // the table grows from 8 to 32 slots) and a two-item set.
+    using V = std::vector<std::pair<int, int>>;
+    CHECK(arb::ants::python_set_order(V{{3, 4}, {10, 2}, {7, 7}, {0, 1}, {5, 5}}) ==
+          V{{0, 1}, {5, 5}, {3, 4}, {7, 7}, {10, 2}});
+    CHECK(arb::ants::python_set_order(V{{1, 1}, {1, 1}}) == V{{1, 1}});
+    // 3 to 10 random squares (up to 10 players), orders printed by CPython 3.11.
+    CHECK(arb::ants::python_set_order(V{{60, 151}, {139, 33}, {94, 154}}) ==
+          V{{94, 154}, {60, 151}, {139, 33}});
+    CHECK(arb::ants::python_set_order(V{{60, 77}, {26, 184}, {101, 122}, {39, 23}}) ==
+          V{{26, 184}, {39, 23}, {60, 77}, {101, 122}});
+    CHECK(arb::ants::python_set_order(V{{146, 20}, {124, 195}, {66, 9}, {0, 37}, {120, 194}, {95, 81}}) ==
+          V{{95, 81}, {66, 9}, {124, 195}, {146, 20}, {0, 37}, {120, 194}});
+    CHECK(arb::ants::python_set_order(V{{82, 38}, {101, 166}, {12, 18}, {137, 24}, {93, 149}, {14, 129}, {54, 9}}) ==
+          V{{101, 166}, {93, 149}, {54, 9}, {82, 38}, {14, 129}, {12, 18}, {137, 24}});
+    CHECK(arb::ants::python_set_order(V{{118, 156}, {95, 68}, {35, 47}, {1, 86}, {128, 118}, {20, 85}, {141, 157}, {10, 186}, {97, 43}}) ==
+          V{{1, 86}, {20, 85}, {95, 68}, {97, 43}, {10, 186}, {141, 157}, {128, 118}, {35, 47}, {118, 156}});
+    CHECK(arb::ants::python_set_order(V{{146, 8}, {109, 123}, {147, 3}, {52, 118}, {125, 71}, {41, 8}, {133, 125}, {83, 19}, {63, 190}, {92, 11}}) ==
+          V{{41, 8}, {125, 71}, {83, 19}, {133, 125}, {146, 8}, {63, 190}, {147, 3}, {92, 11}, {52, 118}, {109, 123}});
 }
