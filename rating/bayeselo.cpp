@@ -394,11 +394,14 @@ std::vector<double> covariance_matrix(const Condensed& c, const std::vector<doub
     // In-place Cholesky: lower triangle of h becomes L with h = L L^T.
     for (int j = 0; j < m; ++j) {
         double* row_j = &h[static_cast<std::size_t>(j) * m];
-        double d = row_j[j];
+        const double original = row_j[j];
+        double d = original;
         for (int k = 0; k < j; ++k) d -= row_j[k] * row_j[k];
-        if (!(d > 0))
-            throw UserError("the results do not determine every rating (disconnected players and prior 0); "
-                            "covariance intervals are undefined");
+        // Relative test: a singular Hessian leaves round-off, not an exact 0, on the pivot.
+        if (!(d > 1e-10 * original))
+            throw UserError("the results do not determine every rating difference (groups of players that never "
+                            "met, or prior 0 with an unbeaten player); covariance intervals and LOS are undefined, "
+                            "use --intervals exact");
         const double ljj = std::sqrt(d);
         row_j[j] = ljj;
         for (int i = j + 1; i < m; ++i) {

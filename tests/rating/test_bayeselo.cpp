@@ -396,3 +396,17 @@ TEST_CASE("synthetic generator is reproducible") {
     spec.seed = 43;
     CHECK(generate_synthetic(spec).results.games() != a.results.games());
 }
+
+TEST_CASE("players in groups that never met: exact intervals work, covariance is a user error") {
+    ResultSet rs;
+    for (int k = 0; k < 5; ++k) {
+        rs.add_game("A", "B", k % 2 ? Outcome::white_wins : Outcome::draw);
+        rs.add_game("C", "D", k % 3 ? Outcome::black_wins : Outcome::draw);
+    }
+    EloOptions o;
+    const RatingResult r = rate(rs, o);
+    CHECK(r.rows.size() == 4);
+    for (const RatingRow& row : r.rows) CHECK(row.plus > 0);
+    o.intervals = IntervalMethod::covariance;
+    CHECK_THROWS_AS(rate(rs, o), arb::UserError);
+}
