@@ -497,6 +497,15 @@ std::int64_t Store::match_count(const MatchFilter& filter) const {
     return st.step() ? st.column_int64(0) : 0;
 }
 
+std::int64_t Store::unpaired_match_count(const MatchFilter& filter) const {
+    const FilterSql f = filter_sql(filter);
+    Statement st = prepare("SELECT count(*) FROM matches m" + f.where + (f.where.empty() ? " WHERE" : " AND") +
+                           " NOT EXISTS (SELECT 1 FROM pairs p WHERE p.match_id = m.id)"
+                           " AND (SELECT count(*) FROM participants x WHERE x.match_id = m.id) >= 2");
+    bind_filter(st, f);
+    return st.step() ? st.column_int64(0) : 0;
+}
+
 std::vector<std::string> Store::games() const {
     std::vector<std::string> out;
     Statement st = prepare("SELECT DISTINCT game FROM matches ORDER BY game");

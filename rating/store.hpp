@@ -110,6 +110,9 @@ public:
     // The pairwise results (MatchRecord::pairs, seat a = white) of the filtered matches, by
     // bot name, in match id order. This is what `arbiter rate --db` feeds the model.
     ResultSet pair_games(const MatchFilter& filter = {}) const;
+    // Matches of the filter with two or more participants but no pairwise result: they add
+    // nothing to a rating (a referee that did not derive pairs, or a match void by its rule).
+    std::int64_t unpaired_match_count(const MatchFilter& filter = {}) const;
 
     // Bots: (name, command, version) is unique; returns the id, inserting when new.
     std::int64_t ensure_bot(const std::string& name, const std::string& command,

@@ -130,6 +130,8 @@ LoadedResults load_results_from(const SourceArgs& a) {
         }
     }
     out.results = store.pair_games(filter);
+    if (const auto unpaired = store.unpaired_match_count(filter); unpaired > 0)
+        spdlog::warn("{} match(es) in the selection have no pairwise result and are not rated", unpaired);
     out.description = fmt::format("store '{}'", a.db_path);
     if (!a.game.empty()) out.description += fmt::format(", game '{}'", a.game);
     if (!a.tournament.empty()) out.description += fmt::format(", tournament '{}'", a.tournament);

@@ -140,6 +140,10 @@ TEST_CASE("pair games follow the stored pairwise results, seat a as white") {
     Store store = Store::open(dir.file("results.db"), OpenMode::create_or_open);
     store.insert_match(four_player_match(1, "2026-11-20T10:00:00Z"), std::nullopt, std::nullopt);
     store.insert_match(four_player_match(2, "2026-11-20T11:00:00Z", 1), std::nullopt, std::nullopt);
+    MatchRecord unpaired = four_player_match(3, "2026-11-20T12:00:00Z");
+    unpaired.pairs.clear();
+    store.insert_match(unpaired, std::nullopt, std::nullopt);
+    CHECK(store.unpaired_match_count() == 1);
     const ResultSet rs = store.pair_games();
     // 6 pairs from the clean match, 3 losses of the crashed seat from the other.
     REQUIRE(rs.games().size() == 9);
