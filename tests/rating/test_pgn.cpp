@@ -8,7 +8,7 @@
 
 using namespace arb::rating;
 
-TEST_CASE("tags give white, black and the result; movetext and comments are skipped") {
+TEST_CASE("tags give white, black and the result, movetext and comments are skipped") {
     std::istringstream in(
         "[Event \"test\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"1\"]\n"
         "[White \"Engine A\"]\n[Black \"Engine \\\"B\\\"\"]\n[Result \"1-0\"]\n\n"

@@ -118,7 +118,7 @@ TEST_CASE("import, rate from the store, and the same data through PGN give the s
     CHECK(std::count(los.out.begin(), los.out.end(), '\n') == 7);
 }
 
-TEST_CASE("rate and los never modify the store; --save-snapshot adds a snapshot") {
+TEST_CASE("rate and los never modify the store and --save-snapshot adds a snapshot") {
     Sandbox box("readonly");
     write_records(box.path("records.json"), synthetic_records(4, 100, 7));
     const std::string db = box.path("results.db");
