@@ -186,3 +186,30 @@ TEST_CASE("process table retire stops the seat at once") {
     table->close();
     CHECK(process_gone(pids[0]));
 }
+
+namespace {
+// The state letter of a process from /proc/<pid>/stat ('T' = stopped).
+char process_state(pid_t pid) {
+    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+    const auto close = stat.rfind(')');
+    return close == std::string::npos || close + 2 >= stat.size() ? '?' : stat[close + 2];
+}
+}  // namespace
+
+TEST_CASE("process table freezes idle seats between their requests") {
+    const auto dir = scratch_dir("freeze");
+    std::vector<SeatLaunch> seats{fault_seat("p0", {"--pidfile", (dir / "pids").string()}, per_request(2s))};
+    TableOptions options;
+    options.freeze_idle = true;
+    auto table = ProcessTable::launch(std::move(seats), options);
+    for (int i = 0; i < 100 && recorded_pids(dir / "pids").empty(); ++i) std::this_thread::sleep_for(5ms);
+    REQUIRE(table->ask(0, "one\n", one_line_framer()).ok());
+    const auto pids = recorded_pids(dir / "pids");
+    REQUIRE(pids.size() == 1);
+    CHECK(process_state(pids[0]) == 'T');  // stopped while it is not asked
+    const Reply again = table->ask(0, "two\n", one_line_framer());
+    REQUIRE(again.ok());
+    CHECK(again.first_line() == "echo two");
+    table->close();  // a frozen bot is thawed and stopped like any other
+    CHECK(process_gone(pids[0]));
+}
