@@ -291,6 +291,13 @@ LadderOutcome run_ladder(const LadderRequest& request, const GameDescriptor& gam
             std::vector<int> group{me_index};
             for (int o : tournament::best_opponents(model, me_index, pool, target, history.meetings, pairing))
                 group.push_back(o);
+            if (cfg.vary_cyclic_order) {
+                // Rotations fix who sits after whom; without a new order each round the new bot
+                // would always play right before the same opponent (a measurable bias between
+                // two copies of one deterministic bot).
+                Rng order(derive_seed(cfg.seed, {bot_key, static_cast<std::uint64_t>(round), 2, 0}));
+                order.shuffle(std::span<int>(group));
+            }
 
             std::vector<MatchRequest> requests;
             std::vector<std::string> keys;
