@@ -42,8 +42,9 @@ while true; do
   "$arbiter" -q tournament --config "$config" --db kill.sqlite --no-progress -j 2 --out kill-out > run.txt 2> run.err &
   pid=$!
   if [ "$killed" -lt "$kills" ]; then
-    # 0.3 to 2.5 s: often mid-match, sometimes mid-commit, sometimes before the schedule exists.
-    sleep "$(printf '0.%d' $((RANDOM % 10)))"; sleep $((RANDOM % 3))
+    # 0.1 to 1.0 s: often mid-match, sometimes mid-commit, sometimes before the schedule
+    # exists; short enough that all KILLS land before the tournament ends on an idle machine.
+    sleep "$(printf '0.%d' $((1 + RANDOM % 9)))"; [ $((RANDOM % 5)) -eq 0 ] && sleep 0.5
     if kill -0 "$pid" 2>/dev/null; then
       kill -KILL "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
