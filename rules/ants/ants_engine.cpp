@@ -88,11 +88,9 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     view_offsets_ = disc_offsets<Offset>(params_.viewradius2, true);
     attack_offsets_ = disc_offsets<Offset>(params_.attackradius2, false);
     spawn_offsets_ = disc_offsets<Offset>(params_.spawnradius2, false);
-    const char dirs[4] = {'n', 'e', 's', 'w'};
-    const Offset steps[4] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};
+    const Offset steps[4] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};  // n, e, s, w
     auto in_view = [&](int dr, int dc) { return dr * dr + dc * dc <= params_.viewradius2; };
     for (int d = 0; d < 4; ++d) {
-        (void)dirs;
         for (const auto& o : view_offsets_) {
             // o relative to the new square is o + step relative to the old one
             if (!in_view(o.dr + steps[d].dr, o.dc + steps[d].dc)) view_enter_[d].push_back(o);
@@ -171,7 +169,6 @@ void AntsEngine::start_game() {
 void AntsEngine::start_turn() {
     ++turn_;
     killed_ants_.clear();
-    new_ants_.clear();
     for (auto& w : revealed_water_) w.clear();
     for (auto& o : orders_) {
         for (int a : o) order_dir_[a] = 0;
@@ -299,7 +296,6 @@ void AntsEngine::add_ant(int hill_index) {
     order_dir_.push_back(0);
     ant_at_[hill.cell] = index;
     live_.push_back(index);
-    new_ants_.push_back(index);
     ++ant_count_[hill.owner];
     hill.last_touched = turn_;
 }

@@ -193,7 +193,6 @@ private:
     std::vector<std::int8_t> ant_owner_;     // ants_[i].owner, compact for the neighbour scans
     std::vector<int> live_;                  // indices of live ants
     std::vector<int> killed_ants_;           // ants killed in the current turn
-    std::vector<int> new_ants_;              // ants spawned in the current turn (vision)
     std::vector<Food> food_;
     std::vector<int> live_food_;             // indices of food on the map
     std::vector<int> pending_count_;         // per cell: food waiting for the square to be free

@@ -37,7 +37,7 @@ private:
     std::vector<std::string> problems_;
 };
 
-// --food random: pending food on uniformly drawn land squares.
+// --food random: pending food on land squares drawn with randrange(rows), randrange(cols).
 class RandomFood final : public FoodSource {
 public:
     explicit RandomFood(std::shared_ptr<CPythonRandom> python) : python_(std::move(python)) {}
@@ -50,8 +50,9 @@ private:
 
 // --food symmetric (the contest default): food in sets at the same offset from every player's
 // hill under one of the map's symmetries, sets cycled in shuffled passes, food queued until its
-// square is free. Randomness comes from the project's Rng, so a seed does not give the
-// original engine's food (that needs a CPython-compatible generator, level C).
+// square is free. With a CPythonRandom (what `arbiter play` uses) the draws and the set order
+// are the original's, so an engine seed gives the original's food (level C); the Rng
+// constructor is for callers that only need reproducible food.
 class SymmetricFood final : public FoodSource {
 public:
     explicit SymmetricFood(std::uint64_t seed);
