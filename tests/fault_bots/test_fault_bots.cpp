@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "arbiter/core/bot_spawn.hpp"
 #include "arbiter/core/user_error.hpp"
 #include "tests/core/bot_test_support.hpp"
 
@@ -284,4 +285,35 @@ TEST_CASE("a bot with a missing working directory gives a one-line error naming 
         CHECK(what.find('\n') == std::string::npos);
     }
     CHECK(::waitpid(-1, nullptr, WNOHANG) <= 0);  // the child that could not exec was reaped
+}
+
+TEST_CASE("bots die with the arbiter when it is killed") {
+    const auto dir = scratch_dir("pdeathsig");
+    const auto pidfile = dir / "pids";
+    // This process adopts the orphaned bot (it is a child subreaper once it launched a table),
+    // so it can reap it and tell "gone" from "still running".
+    prepare_arbiter_process();
+    const pid_t arbiter = ::fork();
+    REQUIRE(arbiter >= 0);
+    if (arbiter == 0) {
+        // A stand-in arbiter: starts a bot, then waits to be SIGKILLed without any cleanup.
+        // The bot ignores end of input and SIGTERM, so only PR_SET_PDEATHSIG can stop it.
+        std::vector<SeatLaunch> seats{fault_seat("bot", {"--ignore-term", "--pidfile", pidfile.string()})};
+        auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+        (void)table->ask(0, "hello\n", one_line_framer());
+        for (;;) ::pause();
+    }
+    wait_for_pidfile(pidfile);
+    const auto pids = recorded_pids(pidfile);
+    REQUIRE(pids.size() == 1);
+    std::this_thread::sleep_for(100ms);  // the bot is up and waiting for input
+    ::kill(arbiter, SIGKILL);
+    ::waitpid(arbiter, nullptr, 0);
+    bool reaped = false;
+    for (int i = 0; i < 400 && !reaped; ++i) {
+        reaped = ::waitpid(pids[0], nullptr, WNOHANG) == pids[0] || process_gone(pids[0]);
+        if (!reaped) std::this_thread::sleep_for(5ms);
+    }
+    CHECK(reaped);
+    if (!reaped) ::kill(pids[0], SIGKILL);
 }
