@@ -1173,7 +1173,9 @@ UsageStats ProcessTableImpl::usage(int s) const {
         u.peak_memory_kib = ru.ru_maxrss;  // Linux: KiB, the main process's peak RSS
     }
     if (seat.cpu_total_cache) cpu = std::max(cpu, std::chrono::duration<double>(*seat.cpu_total_cache).count());
-    if (seat.peak_memory_kib_cache && *seat.peak_memory_kib_cache > 0) u.peak_memory_kib = *seat.peak_memory_kib_cache;
+    // The larger of the two: a v1 cgroup does not count shared library pages already charged to
+    // another group, ru_maxrss does (but only for the main process).
+    if (seat.peak_memory_kib_cache) u.peak_memory_kib = std::max(u.peak_memory_kib, *seat.peak_memory_kib_cache);
     u.cpu_used_s = cpu;
     return u;
 }

@@ -240,7 +240,9 @@ TEST_CASE("fault bot that allocates past the memory limit is stopped") {
     zoo.close_and_check_gone();
     const UsageStats usage = zoo.table->usage(0);
     CHECK(usage.peak_memory_kib > 32 * 1024);
-    CHECK(usage.peak_memory_kib <= 64 * 1024 + 1024);
+    // It asked for 256 MiB; the peak stays near the 64 MiB limit (plus shared library pages,
+    // which the resident size of the process counts and a v1 cgroup may not).
+    CHECK(usage.peak_memory_kib <= 64 * 1024 + 8 * 1024);
 }
 
 TEST_CASE("fault bot that spins the CPU times out and its CPU time is measured") {
