@@ -18,13 +18,6 @@ namespace {
 const std::filesystem::path kData = std::filesystem::path(ARBITER_SHARED_DIR) / "data" / "samurai";
 const std::filesystem::path kBots = std::filesystem::path(ARBITER_BINARY_DIR) / "bots" / "samurai";
 
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 BotSpec bot(const std::string& name, const std::string& command) {
     return parse_bot_spec("name=" + name + " cmd=" + quote_word(command));
 }

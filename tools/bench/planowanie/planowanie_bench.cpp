@@ -59,8 +59,10 @@ int strength(int deal_sets) {
             }
             ScriptedTable table(std::move(seats));
             const RefereeResult result = planowanie::run_referee(
-                planowanie::RefereeSettings{planowanie::Config::tournament(),
-                                            static_cast<std::uint64_t>(50000 + set), true},
+                planowanie::RefereeSettings{.config = planowanie::Config::tournament(),
+                                            .deal_seed = static_cast<std::uint64_t>(50000 + set),
+                                            .send_quit = true,
+                                            .log_path = {}},
                 table);
             ++matches;
             if (result.end_reason != "completed") ++faults;
