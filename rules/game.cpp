@@ -5,25 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbiter/core/did_you_mean.hpp"
 #include "arbiter/core/user_error.hpp"
 
 namespace arb {
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diag = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diag = up;
-        }
-    }
-    return row[b.size()];
-}
 
 bool parses_as_integer(const std::string& v) {
     std::int64_t out{};
@@ -51,14 +37,9 @@ GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std:
     for (const auto& [key, value] : given) {
         auto it = std::find_if(specs.begin(), specs.end(), [&](const GameOptionSpec& s) { return s.key == key; });
         if (it == specs.end()) {
-            std::string best;
-            std::size_t best_d = 3;
-            for (const auto& s : specs) {
-                const auto d = edit_distance(key, s.key);
-                if (d < best_d) best_d = d, best = s.key;
-            }
-            throw UserError("unknown game option '" + key + "'" +
-                            (best.empty() ? std::string() : " (did you mean '" + best + "'?)"));
+            std::vector<std::string> keys;
+            for (const auto& s : specs) keys.push_back(s.key);
+            throw UserError("unknown game option '" + key + "'" + did_you_mean(key, keys));
         }
     }
     for (const auto& spec : specs) {

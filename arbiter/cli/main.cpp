@@ -8,7 +8,36 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/core/did_you_mean.hpp"
 #include "arbiter/core/user_error.hpp"
+
+namespace {
+
+// CLI11 reports a misspelt flag only as "arguments were not expected". Name the first unknown
+// flag, the command it was given to, and the closest flag that command has.
+bool explain_unknown_flag(const CLI::App& app) {
+    const CLI::App* command = &app;
+    std::string path;
+    for (auto subs = command->get_subcommands(); !subs.empty(); subs = command->get_subcommands()) {
+        command = subs.front();
+        path += " " + command->get_name();
+    }
+    for (const std::string& word : command->remaining()) {
+        if (word.rfind("--", 0) != 0) continue;
+        const std::string flag = word.substr(2, word.find('=') - 2);
+        std::vector<std::string> names;
+        for (const CLI::Option* opt : command->get_options()) {
+            for (const std::string& n : opt->get_lnames()) names.push_back(n);
+        }
+        std::string hint = arb::closest_name(flag, names);
+        std::fprintf(stderr, "arbiter%s: unknown option '--%s'%s (see arbiter%s --help)\n", path.c_str(),
+                     flag.c_str(), hint.empty() ? "" : (" (did you mean '--" + hint + "'?)").c_str(), path.c_str());
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     // A bot that closes its stdin must not kill the arbiter with SIGPIPE; writes report EPIPE.
@@ -31,6 +60,9 @@ int main(int argc, char** argv) {
 
     try {
         app.parse(argc, argv);
+    } catch (const CLI::ExtrasError& e) {
+        if (explain_unknown_flag(app)) return arb::kUsageExitCode;
+        return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         return code == 0 ? 0 : arb::kUsageExitCode;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "arbiter/core/did_you_mean.hpp"
 #include "arbiter/core/user_error.hpp"
 
 namespace arb::tournament {
@@ -125,21 +126,6 @@ private:
     std::string pending_key_;
 };
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t up = row[j];
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            diagonal = up;
-        }
-    }
-    return row[b.size()];
-}
-
 const std::vector<std::string>& known_keys() {
     static const std::vector<std::string> keys = {
         "name",    "game",        "format",     "seed",        "rounds",    "time_budget",
@@ -166,14 +152,7 @@ public:
         if (!root_.is_object()) throw UserError(file_ + ": a tournament config must be a JSON object");
         for (const auto& [key, value] : root_.items()) {
             if (std::find(known_keys().begin(), known_keys().end(), key) != known_keys().end()) continue;
-            std::string suggestion;
-            std::size_t best = 3;
-            for (const auto& k : known_keys()) {
-                const std::size_t d = edit_distance(key, k);
-                if (d < best) best = d, suggestion = k;
-            }
-            fail("/" + key, fmt::format("unknown key '{}'{}", key,
-                                        suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)"));
+            fail("/" + key, fmt::format("unknown key '{}'{}", key, did_you_mean(key, known_keys())));
         }
         TournamentConfig c;
         if (has("name")) c.name = text("name");
