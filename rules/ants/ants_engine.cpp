@@ -78,6 +78,9 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     hill_at_.assign(cells_, -1);
     pending_count_.assign(cells_, 0);
     arrivals_.assign(cells_, 0);
+    owner_grid_.assign(cells_, kNoOwner);
+    cell_bits_.assign((static_cast<std::size_t>(cells_) + 63) / 64, 0);
+    cell_key_owner_.assign(cells_, 0);
     hive_.assign(players_, 0);
     bonus_.assign(players_, 0);
     ant_count_.assign(players_, 0);
@@ -87,6 +90,8 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
 
     view_offsets_ = disc_offsets<Offset>(params_.viewradius2, true);
     attack_offsets_ = disc_offsets<Offset>(params_.attackradius2, false);
+    for (const auto& o : attack_offsets_)
+        if (o.dr > 0 || (o.dr == 0 && o.dc > 0)) attack_half_offsets_.push_back(o);
     spawn_offsets_ = disc_offsets<Offset>(params_.spawnradius2, false);
     const Offset steps[4] = {{-1, 0}, {0, 1}, {1, 0}, {0, -1}};  // n, e, s, w
     auto in_view = [&](int dr, int dc) { return dr * dr + dc * dc <= params_.viewradius2; };
@@ -105,6 +110,11 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     pad_ = reach + 2;
     for (int i = -pad_; i < rows_ + pad_; ++i) row_base_.push_back(wrap_row(i) * cols_);
     for (int i = -pad_; i < cols_ + pad_; ++i) col_wrap_.push_back(wrap_col(i));
+    for (auto* set : {&view_offsets_, &attack_offsets_, &attack_half_offsets_, &spawn_offsets_})
+        for (auto& o : *set) o.linear = o.dr * cols_ + o.dc;
+    for (int d = 0; d < 4; ++d)
+        for (auto* set : {&view_enter_[d], &view_leave_[d]})
+            for (auto& o : *set) o.linear = o.dr * cols_ + o.dc;
 
     // One hill per map hill and one ant on each, in the original's hill order.
     for (const auto& spec : map.hills) {
@@ -182,27 +192,30 @@ OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& l
     OrderVerdicts out;
     struct Parsed { std::string line; long long row, col; char dir; };
     std::vector<Parsed> parsed;
-    constexpr std::string_view kBlank = " \t\r\n\v\f";
+    parsed.reserve(lines.size());
+    // The blank set " \t\r\n\v\f", tested inline: find_first_of with a set calls memchr per byte.
+    auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
     for (const auto& raw : lines) {
-        std::string_view view(raw);
-        const auto first = view.find_first_not_of(kBlank);
-        if (first == std::string_view::npos) continue;
-        view = view.substr(first, view.find_last_not_of(kBlank) - first + 1);
-        if (view[0] == '#') continue;
-        std::string line(view);  // short lines stay in the small-string buffer
-        for (char& c : line) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        std::size_t begin = 0, end = raw.size();
+        while (begin < end && blank(raw[begin])) ++begin;
+        if (begin == end) continue;
+        while (blank(raw[end - 1])) --end;
+        if (raw[begin] == '#') continue;
+        std::string line(raw, begin, end - begin);  // short lines stay in the small-string buffer
+        // std::tolower in the "C" locale (the arbiter never sets another) maps only A-Z.
+        for (char& c : line)
+            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
         // Python's str.split(): whitespace-separated tokens; only the first four are needed.
         std::string_view data[4];
         std::size_t tokens = 0;
-        std::string_view rest(line);
-        while (true) {
-            const auto b = rest.find_first_not_of(kBlank);
-            if (b == std::string_view::npos) break;
-            rest.remove_prefix(b);
-            const auto e = std::min(rest.find_first_of(kBlank), rest.size());
-            if (tokens < 4) data[tokens] = rest.substr(0, e);
+        const std::size_t size = line.size();
+        for (std::size_t i = 0; i < size;) {
+            while (i < size && blank(line[i])) ++i;
+            if (i == size) break;
+            const std::size_t token_begin = i;
+            while (i < size && !blank(line[i])) ++i;
+            if (tokens < 4) data[tokens] = std::string_view(line).substr(token_begin, i - token_begin);
             ++tokens;
-            rest.remove_prefix(e);
         }
         if (data[0] != "o") { out.invalid.push_back(line + " # unknown action"); continue; }
         if (tokens != 4) { out.invalid.push_back(line + " # incorrectly formatted order"); continue; }
@@ -213,8 +226,10 @@ OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& l
             out.invalid.push_back(line + " # invalid direction");
             continue;
         }
-        parsed.push_back({std::move(line), *row, *col, data[3][0]});
+        const char dir = data[3][0];  // read before line (which data views) is moved
+        parsed.push_back({std::move(line), *row, *col, dir});
     }
+    out.valid.reserve(parsed.size());
     // Accepted orders always have in-range non-negative coordinates, so a duplicate is an
     // order for an ant that already has an accepted order this turn.
     for (const auto& order : parsed) {
@@ -351,25 +366,43 @@ void AntsEngine::do_orders() {
 // ants.md 3.3: an ant dies iff some enemy in range has no more enemies in range than it has.
 void AntsEngine::do_attack_focus() {
     if (enemies_.size() < ants_.size()) enemies_.resize(ants_.size());
+    // Cell of attack offset o around (r, k); interior squares skip the wrap tables.
+    auto around = [&](int c, int r, int k, bool inside, const Offset& o) {
+        return inside ? c + o.linear : wrapped(r, k, o);
+    };
+    // Owner per square (kNoOwner = empty) for the counting pass: one byte array instead of
+    // ant_at_ then ant_owner_ per neighbour; only the live ants' squares are set and reset.
+    // "Is an enemy in range" is symmetric (the disc is symmetric and b = a + o iff a = b - o on
+    // the torus), so each pair is found once through the half disc and counted for both ants.
+    for (int a : live_) {
+        owner_grid_[ants_[a].cell] = ant_owner_[a];
+        enemies_[a] = 0;
+    }
     for (int a : live_) {
         const Ant& ant = ants_[a];
         const int r = row_of(ant.cell), k = col_of(ant.cell);
-        int count = 0;
-        for (const auto& o : attack_offsets_) {
-            const int b = ant_at_[wrapped(r, k, o)];
-            if (b >= 0 && ant_owner_[b] != ant.owner) ++count;
+        const bool inside = interior(r, k);
+        const std::int8_t own = ant_owner_[a];
+        for (const auto& o : attack_half_offsets_) {
+            const int v = around(ant.cell, r, k, inside, o);
+            const std::int8_t b = owner_grid_[v];
+            if (b != kNoOwner && b != own) {
+                ++enemies_[a];
+                ++enemies_[ant_at_[v]];
+            }
         }
-        enemies_[a] = count;
     }
+    for (int a : live_) owner_grid_[ants_[a].cell] = kNoOwner;
     std::vector<int> doomed;
     for (int a : live_) {
         const int weakness = enemies_[a];
         if (weakness == 0) continue;
         const Ant& ant = ants_[a];
         const int r = row_of(ant.cell), k = col_of(ant.cell);
+        const bool inside = interior(r, k);
         int min_enemy = INT_MAX;
         for (const auto& o : attack_offsets_) {
-            const int b = ant_at_[wrapped(r, k, o)];
+            const int b = ant_at_[around(ant.cell, r, k, inside, o)];
             if (b >= 0 && ant_owner_[b] != ant.owner) min_enemy = std::min(min_enemy, enemies_[b]);
         }
         if (min_enemy <= weakness) doomed.push_back(a);
@@ -507,18 +540,25 @@ void AntsEngine::record_histories() {
 void AntsEngine::stamp_offsets(int player, int c, const std::vector<Offset>& offsets, int delta) {
     auto& vision = vision_[player];
     const int r = row_of(c), k = col_of(c);
+    const bool inside = interior(r, k);
     if (delta < 0) {
-        for (const auto& o : offsets) --vision[wrapped(r, k, o)];
+        if (inside)
+            for (const auto& o : offsets) --vision[c + o.linear];
+        else
+            for (const auto& o : offsets) --vision[wrapped(r, k, o)];
         return;
     }
     auto& revealed = revealed_[player];
-    for (const auto& o : offsets) {
-        const int v = wrapped(r, k, o);
+    auto add = [&](int v) {
         if (vision[v]++ == 0 && !revealed[v]) {
             revealed[v] = 1;
             if (water_[v]) revealed_water_[player].push_back(v);
         }
-    }
+    };
+    if (inside)
+        for (const auto& o : offsets) add(c + o.linear);
+    else
+        for (const auto& o : offsets) add(wrapped(r, k, o));
 }
 
 void AntsEngine::stamp_vision(int player, int c, int delta) { stamp_offsets(player, c, view_offsets_, delta); }
@@ -724,15 +764,44 @@ void AntsEngine::rebuild_state_objects() {
             state_objects_.push_back({kind, static_cast<int>(k >> 8), static_cast<int>(k & 0xff) - 1});
         keys.clear();
     };
+    // Standing hills, live ants and food each sit on distinct squares, so their key order is
+    // the square order: mark the squares in a bitmap and walk it instead of sorting. A square
+    // marked twice (not expected) falls back to the sort, which gives the same order anyway.
+    auto emit_distinct = [&](char kind) {
+        std::size_t lo = cell_bits_.size(), hi = 0;
+        bool distinct = true;
+        for (std::uint64_t k : keys) {
+            const std::size_t c = static_cast<std::size_t>(k >> 8), w = c >> 6;
+            const std::uint64_t bit = std::uint64_t{1} << (c & 63);
+            if (cell_bits_[w] & bit) { distinct = false; break; }
+            cell_bits_[w] |= bit;
+            cell_key_owner_[c] = static_cast<std::uint8_t>(k & 0xff);
+            lo = std::min(lo, w);
+            hi = std::max(hi, w);
+        }
+        if (!distinct) {
+            std::fill(cell_bits_.begin(), cell_bits_.end(), 0);
+            emit(kind);
+            return;
+        }
+        for (std::size_t w = lo; w <= hi && w < cell_bits_.size(); ++w) {
+            for (std::uint64_t bits = cell_bits_[w]; bits != 0; bits &= bits - 1) {
+                const int c = static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+                state_objects_.push_back({kind, c, static_cast<int>(cell_key_owner_[c]) - 1});
+            }
+            cell_bits_[w] = 0;
+        }
+        keys.clear();
+    };
     auto key = [](int cell, int owner) { return (static_cast<std::uint64_t>(cell) << 8) | static_cast<std::uint64_t>(owner + 1); };
     keys.clear();
     for (const auto& hill : hills_)
         if (hill.standing()) keys.push_back(key(hill.cell, hill.owner));
-    emit('h');
+    emit_distinct('h');
     for (int a : live_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
-    emit('a');
+    emit_distinct('a');
     for (int f : live_food_) keys.push_back(key(food_[f].cell, -1));
-    emit('f');
+    emit_distinct('f');
     for (int a : killed_ants_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
     emit('d');
     state_dirty_ = false;

@@ -165,7 +165,8 @@ public:
     int step(int cell, char direction) const;
 
 private:
-    struct Offset { int dr, dc; };
+    // linear = dr * cols + dc: the cell delta when the disc does not cross a map edge.
+    struct Offset { int dr, dc; int linear = 0; };
     void add_ant(int hill_index);
     void add_initial_ant(int cell, int owner);
     void kill_ant(int ant_index);
@@ -214,6 +215,7 @@ private:
     int winning_turn_ = 0, ranking_turn_ = 0;
     // vision
     std::vector<Offset> view_offsets_, attack_offsets_, spawn_offsets_;
+    std::vector<Offset> attack_half_offsets_;  // attack offsets with (dr, dc) > (0, 0), one of each +-pair
     // Vision changes of one step in direction n/e/s/w (index 0..3), relative to the new square:
     // squares that come into view and squares that drop out of view.
     std::vector<Offset> view_enter_[4], view_leave_[4];
@@ -221,6 +223,12 @@ private:
     int pad_ = 0;
     std::vector<int> row_base_, col_wrap_;
     int wrapped(int r, int c, const Offset& o) const { return row_base_[r + o.dr + pad_] + col_wrap_[c + o.dc + pad_]; }
+    // True when every offset (|dr|, |dc| <= pad_ - 1) from (r, c) stays on the map: cell + linear
+    // is then the wrapped cell, without the table look-ups.
+    bool interior(int r, int c) const {
+        const int m = pad_ - 1;
+        return r >= m && r < rows_ - m && c >= m && c < cols_ - m;
+    }
     void stamp_offsets(int player, int cell, const std::vector<Offset>& offsets, int delta);
     std::vector<std::vector<std::uint16_t>> vision_;    // per player: how many own ants see a cell
     std::vector<std::vector<std::uint8_t>> revealed_;   // per player: cell seen at least once
@@ -231,9 +239,12 @@ private:
     std::vector<std::uint64_t> sort_keys_;
     void rebuild_state_objects();
     std::vector<StateObject> state_objects_;
+    std::vector<std::uint64_t> cell_bits_;      // per cell one bit, all clear between rebuilds
+    std::vector<std::uint8_t> cell_key_owner_;  // per cell: owner + 1 of the marked object
     bool state_dirty_ = true;
     // scratch
     std::vector<std::uint16_t> arrivals_;
+    std::vector<std::int8_t> owner_grid_;    // per cell: owner of the ant there, kNoOwner outside do_attack_focus
     std::vector<int> enemies_;
     std::vector<int> survivors_;
 };
