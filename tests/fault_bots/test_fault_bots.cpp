@@ -96,7 +96,7 @@ TEST_CASE("fault bot that exits at start is reported crashed at once") {
     const auto start = std::chrono::steady_clock::now();
     const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
     CHECK(reply.status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < 0.1);
+    CHECK(seconds_since(start) < limit_s());  // seen at once, not waited out to the deadline
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     zoo.close_and_check_gone();
 }
@@ -186,7 +186,7 @@ TEST_CASE("fault bot that closes stdout is reported crashed without waiting for 
     const auto start = std::chrono::steady_clock::now();
     const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
     CHECK(reply.status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < 0.1);
+    CHECK(seconds_since(start) < limit_s());  // seen at once, not waited out to the deadline
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     zoo.close_and_check_gone();
 }
@@ -197,7 +197,7 @@ TEST_CASE("fault bot that forks a child holding the pipes: exit seen, child kill
     const auto start = std::chrono::steady_clock::now();
     const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
     CHECK(reply.status == ReplyStatus::closed);  // the main process is gone; stdout is not closed
-    CHECK(seconds_since(start) < 0.1);
+    CHECK(seconds_since(start) < limit_s());  // seen at once, not waited out to the deadline
     REQUIRE(recorded_pids(zoo.pidfile).size() == 2);
     zoo.close_and_check_gone();
 }
