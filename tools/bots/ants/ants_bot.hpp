@@ -122,6 +122,18 @@ public:
         }
         return false;
     }
+    // Steps to the first free neighbour, starting from a random direction; false if none is free.
+    bool wander(Loc from, Random& random) {
+        const int first = random.below(4);
+        for (int i = 0; i < 4; ++i) {
+            const char d = kDirs[(first + i) % 4];
+            if (can_move(from, d)) {
+                move(from, d);
+                return true;
+            }
+        }
+        return false;
+    }
     std::vector<Order> orders;
 
 private:

@@ -9,14 +9,7 @@ int main() {
         const auto to_food = ants_bot::distance_field(s, s.food, 40);
         for (const auto& ant : s.my_ants) {
             if (plan.descend(ant, to_food)) continue;
-            const int first = random.below(4);
-            for (int i = 0; i < 4; ++i) {
-                const char d = ants_bot::kDirs[(first + i) % 4];
-                if (plan.can_move(ant, d)) {
-                    plan.move(ant, d);
-                    break;
-                }
-            }
+            plan.wander(ant, random);
         }
         return plan.orders;
     });
