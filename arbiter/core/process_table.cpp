@@ -170,6 +170,7 @@ public:
     int size() const override { return static_cast<int>(seats_.size()); }
     const SeatInfo& info(int seat) const override { return at(seat).launch.info; }
     SeatStatus status(int seat) const override { return at(seat).status; }
+    std::string retire_detail(int seat) const override { return at(seat).detail; }
     bool send(int seat, std::string_view text) override;
     Reply ask(int seat, std::string_view text, ReplyFramer framer) override;
     std::vector<Reply> ask_all(std::span<const Request> requests) override;

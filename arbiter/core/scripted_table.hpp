@@ -44,7 +44,7 @@ public:
 
     // Everything sent to and received from each seat, in order, as "seat> text" / "seat< text".
     const std::vector<std::string>& transcript() const { return transcript_; }
-    const std::string& retire_detail(int seat) const { return details_.at(seat); }
+    std::string retire_detail(int seat) const override { return details_.at(seat); }
 
 private:
     std::vector<Seat> seats_;

@@ -87,6 +87,8 @@ public:
     virtual const SeatInfo& info(int seat) const = 0;
     virtual SeatStatus status(int seat) const = 0;
     bool alive(int seat) const { return status(seat) == SeatStatus::ok; }
+    // Why the seat was retired, in words ("memory limit of 400 MiB exceeded"); "" while it plays.
+    virtual std::string retire_detail(int seat) const = 0;
 
     // Writes text without waiting for a reply. Not charged to any clock. false if the seat is
     // retired or the write failed (the seat is then retired as crashed).

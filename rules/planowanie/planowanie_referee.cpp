@@ -247,10 +247,10 @@ class Referee {
         if (!raw.ok()) {
             SeatStatus status = table_.status(seat);
             if (status == SeatStatus::ok) status = SeatStatus::crashed;  // the table should have retired it
-            // "killed" (a limit the table enforces) says more than the reply's "closed".
+            // "killed" (a limit the table enforces): the table's own reason says more than "closed".
             const bool stopped = status == SeatStatus::killed;
             std::string detail = fmt::format("{}{} waiting for the reply to '{}' in {}",
-                                             stopped ? "stopped by the arbiter (limit exceeded): " : "",
+                                             stopped ? table_.retire_detail(seat) + ": " : "",
                                              to_string(raw.status), without_newline(command), where());
             // Tell the bot's author what did arrive: a reply without its empty line, or half a line
             // (often an unflushed or unterminated write).

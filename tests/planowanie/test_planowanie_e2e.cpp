@@ -131,6 +131,8 @@ TEST_CASE("planowanie e2e: a bot over the memory limit is stopped and loses") {
     CAPTURE(record.participants[1].detail);
     CHECK((status == SeatStatus::killed || status == SeatStatus::crashed));
     CHECK(record.end_reason == std::string("seat 1 ") + to_string(status));
+    // A kill by the table carries the table's own reason (the limit and its size).
+    if (status == SeatStatus::killed) CHECK(record.participants[1].detail.find("memory limit") != std::string::npos);
     CHECK(record.pairs.size() == 2);
     CHECK(record.turns == 1);
 }
