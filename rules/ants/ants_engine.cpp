@@ -5,8 +5,10 @@
 #include <charconv>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +74,9 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
       food_source_(std::move(food)),
       spawn_key_(std::move(spawn_key)) {
     if (params_.food_turn <= 0) throw std::invalid_argument("ants: food_turn must be positive");
+    // Bounds the bot text's fixed-size line slots and the per-player bit masks.
+    if (rows_ > 99999 || cols_ > 99999) throw std::invalid_argument("ants: maps are limited to 99999 rows and columns");
+    if (players_ > 26) throw std::invalid_argument("ants: at most 26 players (map letters a-z)");
     land_area_ = cells_ - static_cast<int>(std::count(water_.begin(), water_.end(), 1));
     ant_at_.assign(cells_, -1);
     food_at_.assign(cells_, -1);
@@ -110,6 +115,16 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     pad_ = reach + 2;
     for (int i = -pad_; i < rows_ + pad_; ++i) row_base_.push_back(wrap_row(i) * cols_);
     for (int i = -pad_; i < cols_ + pad_; ++i) col_wrap_.push_back(wrap_col(i));
+    auto number_text = [](int v) {
+        NumberText n{};
+        n.length = static_cast<std::uint8_t>(std::to_chars(n.digits, n.digits + sizeof n.digits, v).ptr - n.digits);
+        return n;
+    };
+    interior_.assign(cells_, 0);
+    for (int r = pad_ - 1; r < rows_ - (pad_ - 1); ++r)
+        for (int c = pad_ - 1; c < cols_ - (pad_ - 1); ++c) interior_[static_cast<std::size_t>(cell(r, c))] = 1;
+    for (int r = 0; r < rows_; ++r) row_text_.push_back(number_text(r));
+    for (int c = 0; c < cols_; ++c) col_text_.push_back(number_text(c));
     for (auto* set : {&view_offsets_, &attack_offsets_, &attack_half_offsets_, &spawn_offsets_})
         for (auto& o : *set) o.linear = o.dr * cols_ + o.dc;
     for (int d = 0; d < 4; ++d)
@@ -187,86 +202,104 @@ void AntsEngine::start_turn() {
     state_dirty_ = true;
 }
 
-// ants.md 3.1: parse, then validate against the positions at the start of the turn.
 OrderVerdicts AntsEngine::do_moves(int player, const std::vector<std::string>& lines) {
     OrderVerdicts out;
-    struct Parsed { std::string line; long long row, col; char dir; };
-    std::vector<Parsed> parsed;
-    parsed.reserve(lines.size());
-    // The blank set " \t\r\n\v\f", tested inline: find_first_of with a set calls memchr per byte.
-    auto blank = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+    do_moves(player, std::span<const std::string>(lines), out);
+    return out;
+}
+
+namespace {
+// The blank set " \t\r\n\v\f" of Python's str.strip()/split(), tested inline.
+constexpr bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+// std::tolower in the "C" locale (the arbiter never sets another) maps only A-Z.
+constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// The original reports a line lower-cased and stripped, followed by " # reason".
+std::string verdict_line(std::string_view line, std::string_view reason) {
+    std::string out(line);
+    for (char& c : out) c = lower_ascii(c);
+    out += reason;
+    return out;
+}
+}  // namespace
+
+// ants.md 3.1: parse, then validate against the positions at the start of the turn. The lines
+// are read in place: only a verdict copies text (lower-cased, as the original reports it).
+void AntsEngine::do_moves(int player, std::span<const std::string> lines, OrderVerdicts& out) {
+    out.valid.clear();
+    out.ignored.clear();
+    out.invalid.clear();
+    auto& parsed = parsed_orders_;
+    parsed.clear();
     for (const auto& raw : lines) {
         std::size_t begin = 0, end = raw.size();
-        while (begin < end && blank(raw[begin])) ++begin;
+        while (begin < end && is_blank(raw[begin])) ++begin;
         if (begin == end) continue;
-        while (blank(raw[end - 1])) --end;
+        while (is_blank(raw[end - 1])) --end;
         if (raw[begin] == '#') continue;
-        std::string line(raw, begin, end - begin);  // short lines stay in the small-string buffer
-        // std::tolower in the "C" locale (the arbiter never sets another) maps only A-Z.
-        for (char& c : line)
-            if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        const std::string_view line = std::string_view(raw).substr(begin, end - begin);
         // Python's str.split(): whitespace-separated tokens; only the first four are needed.
         std::string_view data[4];
         std::size_t tokens = 0;
-        const std::size_t size = line.size();
-        for (std::size_t i = 0; i < size;) {
-            while (i < size && blank(line[i])) ++i;
-            if (i == size) break;
+        for (std::size_t i = 0; i < line.size();) {
+            while (i < line.size() && is_blank(line[i])) ++i;
+            if (i == line.size()) break;
             const std::size_t token_begin = i;
-            while (i < size && !blank(line[i])) ++i;
-            if (tokens < 4) data[tokens] = std::string_view(line).substr(token_begin, i - token_begin);
+            while (i < line.size() && !is_blank(line[i])) ++i;
+            if (tokens < 4) data[tokens] = line.substr(token_begin, i - token_begin);
             ++tokens;
         }
-        if (data[0] != "o") { out.invalid.push_back(line + " # unknown action"); continue; }
-        if (tokens != 4) { out.invalid.push_back(line + " # incorrectly formatted order"); continue; }
-        const auto row = python_int(data[1]);
-        const auto col = python_int(data[2]);
-        if (!row || !col) { out.invalid.push_back(line + " # invalid row or col"); continue; }
-        if (data[3] != "n" && data[3] != "e" && data[3] != "s" && data[3] != "w") {
-            out.invalid.push_back(line + " # invalid direction");
+        if (data[0].size() != 1 || lower_ascii(data[0][0]) != 'o') {
+            out.invalid.push_back(verdict_line(line, " # unknown action"));
             continue;
         }
-        const char dir = data[3][0];  // read before line (which data views) is moved
-        parsed.push_back({std::move(line), *row, *col, dir});
+        if (tokens != 4) { out.invalid.push_back(verdict_line(line, " # incorrectly formatted order")); continue; }
+        const auto row = python_int(data[1]);
+        const auto col = python_int(data[2]);
+        if (!row || !col) { out.invalid.push_back(verdict_line(line, " # invalid row or col")); continue; }
+        const char dir = data[3].size() == 1 ? lower_ascii(data[3][0]) : '\0';
+        if (dir != 'n' && dir != 'e' && dir != 's' && dir != 'w') {
+            out.invalid.push_back(verdict_line(line, " # invalid direction"));
+            continue;
+        }
+        parsed.push_back({line, *row, *col, dir});
     }
-    out.valid.reserve(parsed.size());
     // Accepted orders always have in-range non-negative coordinates, so a duplicate is an
     // order for an ant that already has an accepted order this turn.
     for (const auto& order : parsed) {
         if (order.row >= 0 && order.col >= 0 && order.row < rows_ && order.col < cols_) {
             const int a0 = ant_at_[cell(static_cast<int>(order.row), static_cast<int>(order.col))];
             if (a0 >= 0 && ant_owner_[a0] == player && order_dir_[a0] != 0) {
-                out.invalid.push_back(order.line + " # duplicate order");
+                out.invalid.push_back(verdict_line(order.line, " # duplicate order"));
                 continue;
             }
         }
         // Python list indexing: -len <= i < len is in range, negatives index from the end.
         if (order.row < -rows_ || order.row >= rows_ || order.col < -cols_ || order.col >= cols_) {
-            out.invalid.push_back(order.line + " # out of bounds");
+            out.invalid.push_back(verdict_line(order.line, " # out of bounds"));
             continue;
         }
         const int r = static_cast<int>(order.row < 0 ? order.row + rows_ : order.row);
         const int k = static_cast<int>(order.col < 0 ? order.col + cols_ : order.col);
         const int c = cell(r, k);
         const int a = ant_at_[c];
-        if (a < 0 || ants_[a].owner != player) {
-            out.invalid.push_back(order.line + " # not player ant");
+        if (a < 0 || ant_owner_[a] != player) {
+            out.invalid.push_back(verdict_line(order.line, " # not player ant"));
             continue;
         }
         if (order.row < 0 || order.col < 0) {
-            out.invalid.push_back(order.line + " # out of bounds");
+            out.invalid.push_back(verdict_line(order.line, " # out of bounds"));
             continue;
         }
         const int dest = step(c, order.dir);
         if (water_[dest] || food_at_[dest] >= 0) {
-            out.ignored.push_back(order.line + " # move blocked");
+            out.ignored.push_back(verdict_line(order.line, " # move blocked"));
             continue;
         }
-        out.valid.push_back(order.line);
+        out.valid.push_back(verdict_line(order.line, {}));
         order_dir_[a] = order.dir;
         orders_[player].push_back(a);
     }
-    return out;
 }
 
 void AntsEngine::kill_player(int player) {
@@ -367,9 +400,6 @@ void AntsEngine::do_orders() {
 void AntsEngine::do_attack_focus() {
     if (enemies_.size() < ants_.size()) enemies_.resize(ants_.size());
     // Cell of attack offset o around (r, k); interior squares skip the wrap tables.
-    auto around = [&](int c, int r, int k, bool inside, const Offset& o) {
-        return inside ? c + o.linear : wrapped(r, k, o);
-    };
     // Owner per square (kNoOwner = empty) for the counting pass: one byte array instead of
     // ant_at_ then ant_owner_ per neighbour; only the live ants' squares are set and reset.
     // "Is an enemy in range" is symmetric (the disc is symmetric and b = a + o iff a = b - o on
@@ -379,32 +409,26 @@ void AntsEngine::do_attack_focus() {
         enemies_[a] = 0;
     }
     for (int a : live_) {
-        const Ant& ant = ants_[a];
-        const int r = row_of(ant.cell), k = col_of(ant.cell);
-        const bool inside = interior(r, k);
         const std::int8_t own = ant_owner_[a];
-        for (const auto& o : attack_half_offsets_) {
-            const int v = around(ant.cell, r, k, inside, o);
+        for_offsets(ants_[a].cell, attack_half_offsets_, [&](int v) {
             const std::int8_t b = owner_grid_[v];
             if (b != kNoOwner && b != own) {
                 ++enemies_[a];
                 ++enemies_[ant_at_[v]];
             }
-        }
+        });
     }
     for (int a : live_) owner_grid_[ants_[a].cell] = kNoOwner;
     std::vector<int> doomed;
     for (int a : live_) {
         const int weakness = enemies_[a];
         if (weakness == 0) continue;
-        const Ant& ant = ants_[a];
-        const int r = row_of(ant.cell), k = col_of(ant.cell);
-        const bool inside = interior(r, k);
+        const std::int8_t own = ant_owner_[a];
         int min_enemy = INT_MAX;
-        for (const auto& o : attack_offsets_) {
-            const int b = ant_at_[around(ant.cell, r, k, inside, o)];
-            if (b >= 0 && ant_owner_[b] != ant.owner) min_enemy = std::min(min_enemy, enemies_[b]);
-        }
+        for_offsets(ants_[a].cell, attack_offsets_, [&](int v) {
+            const int b = ant_at_[v];
+            if (b >= 0 && ant_owner_[b] != own) min_enemy = std::min(min_enemy, enemies_[b]);
+        });
         if (min_enemy <= weakness) doomed.push_back(a);
     }
     if (doomed.empty()) return;
@@ -459,12 +483,11 @@ void AntsEngine::do_gather() {
     std::size_t kept = 0;
     for (int f : live_food_) {
         Food& food = food_[f];
-        const int r = row_of(food.cell), k = col_of(food.cell);
         unsigned owners = 0;
-        for (const auto& o : spawn_offsets_) {
-            const int b = ant_at_[wrapped(r, k, o)];
+        for_offsets(food.cell, spawn_offsets_, [&](int v) {
+            const int b = ant_at_[v];
             if (b >= 0) owners |= 1u << ant_owner_[b];
-        }
+        });
         if (owners == 0) {
             live_food_[kept++] = f;
             continue;
@@ -539,26 +562,17 @@ void AntsEngine::record_histories() {
 
 void AntsEngine::stamp_offsets(int player, int c, const std::vector<Offset>& offsets, int delta) {
     auto& vision = vision_[player];
-    const int r = row_of(c), k = col_of(c);
-    const bool inside = interior(r, k);
     if (delta < 0) {
-        if (inside)
-            for (const auto& o : offsets) --vision[c + o.linear];
-        else
-            for (const auto& o : offsets) --vision[wrapped(r, k, o)];
+        for_offsets(c, offsets, [&](int v) { --vision[v]; });
         return;
     }
     auto& revealed = revealed_[player];
-    auto add = [&](int v) {
+    for_offsets(c, offsets, [&](int v) {
         if (vision[v]++ == 0 && !revealed[v]) {
             revealed[v] = 1;
             if (water_[v]) revealed_water_[player].push_back(v);
         }
-    };
-    if (inside)
-        for (const auto& o : offsets) add(c + o.linear);
-    else
-        for (const auto& o : offsets) add(wrapped(r, k, o));
+    });
 }
 
 void AntsEngine::stamp_vision(int player, int c, int delta) { stamp_offsets(player, c, view_offsets_, delta); }
@@ -571,17 +585,19 @@ int direction_index(char d) { return d == 'n' ? 0 : d == 'e' ? 1 : d == 's' ? 2 
 // around live ants: a moved ant only adds and removes the edges of its disc. All removals come
 // first so that a square counted 0 -> 1 in the second pass really is visible now.
 void AntsEngine::update_vision() {
-    for (int a : killed_ants_) stamp_vision(ants_[a].owner, ants_[a].prev_cell, -1);
+    // order_dir_ still holds the move each live ant made this turn (0: none); an ant spawned
+    // this turn (or placed at the start) has no previous disc.
+    for (int a : killed_ants_) stamp_vision(ant_owner_[a], ants_[a].prev_cell, -1);
     for (int a : live_) {
-        const Ant& ant = ants_[a];
-        if (!ant.orders.empty() && ant.orders.back() != '-')
-            stamp_offsets(ant.owner, ant.cell, view_leave_[direction_index(ant.orders.back())], -1);
+        const char dir = order_dir_[a];
+        if (dir != 0 && ants_[a].spawn_turn != turn_)
+            stamp_offsets(ant_owner_[a], ants_[a].cell, view_leave_[direction_index(dir)], -1);
     }
     for (int a : live_) {
         const Ant& ant = ants_[a];
-        if (ant.orders.empty()) stamp_vision(ant.owner, ant.cell, +1);
-        else if (ant.orders.back() != '-')
-            stamp_offsets(ant.owner, ant.cell, view_enter_[direction_index(ant.orders.back())], +1);
+        if (ant.spawn_turn == turn_) stamp_vision(ant_owner_[a], ant.cell, +1);
+        else if (order_dir_[a] != 0)
+            stamp_offsets(ant_owner_[a], ant.cell, view_enter_[direction_index(order_dir_[a])], +1);
     }
     for (auto& w : revealed_water_) std::sort(w.begin(), w.end());
 }
@@ -761,7 +777,7 @@ void AntsEngine::rebuild_state_objects() {
     auto emit = [&](char kind) {
         std::sort(keys.begin(), keys.end());
         for (std::uint64_t k : keys)
-            state_objects_.push_back({kind, static_cast<int>(k >> 8), static_cast<int>(k & 0xff) - 1});
+            push_state_object(kind, static_cast<int>(k >> 8), static_cast<int>(k & 0xff) - 1);
         keys.clear();
     };
     // Standing hills, live ants and food each sit on distinct squares, so their key order is
@@ -787,7 +803,7 @@ void AntsEngine::rebuild_state_objects() {
         for (std::size_t w = lo; w <= hi && w < cell_bits_.size(); ++w) {
             for (std::uint64_t bits = cell_bits_[w]; bits != 0; bits &= bits - 1) {
                 const int c = static_cast<int>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-                state_objects_.push_back({kind, c, static_cast<int>(cell_key_owner_[c]) - 1});
+                push_state_object(kind, c, static_cast<int>(cell_key_owner_[c]) - 1);
             }
             cell_bits_[w] = 0;
         }
@@ -807,35 +823,52 @@ void AntsEngine::rebuild_state_objects() {
     state_dirty_ = false;
 }
 
+// Writes "row col" at p (which has room for 16 more bytes) and returns the end.
+char* AntsEngine::put_coords(char* p, int c) const {
+    const int r = row_of(c);
+    const NumberText& row = row_text_[static_cast<std::size_t>(r)];
+    const NumberText& col = col_text_[static_cast<std::size_t>(c - r * cols_)];
+    std::memcpy(p, row.digits, sizeof row.digits);
+    p += row.length;
+    *p++ = ' ';
+    std::memcpy(p, col.digits, sizeof col.digits);
+    return p + col.length;
+}
+
+void AntsEngine::push_state_object(char kind, int c, int owner) {
+    state_objects_.push_back({c, kind, static_cast<std::int8_t>(owner)});
+}
+
 std::string AntsEngine::player_state_text(int player) {
     if (state_dirty_) rebuild_state_objects();
-    std::string out;
-    out.reserve(64 + 12 * state_objects_.size());
-    auto coords = [&](char kind, int c) {
-        out += kind;
-        out += ' ';
-        append_int(out, row_of(c));
-        out += ' ';
-        append_int(out, col_of(c));
-    };
-    for (int c : revealed_water_[player]) {
-        coords('w', c);
-        out += '\n';
+    const auto& water = revealed_water_[player];
+    // Upper bound: a line is at most "k 99999 99999 NN\n" (17 bytes); put_coords may write
+    // up to 7 bytes beyond the number it puts.
+    std::string out((water.size() + state_objects_.size()) * 17 + 16, '\0');
+    char* p = out.data();
+    for (int c : water) {
+        *p++ = 'w';
+        *p++ = ' ';
+        p = put_coords(p, c);
+        *p++ = '\n';
     }
     auto& sw = switch_[player];
     const auto& vision = vision_[player];
     for (const auto& obj : state_objects_) {
         if (!(vision[obj.cell] > 0 || (obj.kind == 'd' && obj.owner == player))) continue;
-        coords(obj.kind, obj.cell);
+        *p++ = obj.kind;
+        *p++ = ' ';
+        p = put_coords(p, obj.cell);
         if (obj.kind != 'f') {
             // an ant can be seen for the first time in the turn it dies: number it now
             if (sw[obj.owner] < 0)
                 sw[obj.owner] = static_cast<int>(std::count_if(sw.begin(), sw.end(), [](int v) { return v >= 0; }));
-            out += ' ';
-            append_int(out, sw[obj.owner]);
+            *p++ = ' ';
+            p = std::to_chars(p, p + 3, sw[obj.owner]).ptr;
         }
-        out += '\n';
+        *p++ = '\n';
     }
+    out.resize(static_cast<std::size_t>(p - out.data()));
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -102,6 +103,8 @@ public:
     void start_game();                  // initial food
     void start_turn();                  // turn + 1, clears per-turn lists
     OrderVerdicts do_moves(int player, const std::vector<std::string>& lines);
+    // The same, filling `out` (its vectors keep their capacity from turn to turn).
+    void do_moves(int player, std::span<const std::string> lines, OrderVerdicts& out);
     void finish_turn();
     bool game_over();                   // sets cutoff() when true
     void finish_game();                 // lone-survivor bonus, final markers
@@ -223,11 +226,18 @@ private:
     int pad_ = 0;
     std::vector<int> row_base_, col_wrap_;
     int wrapped(int r, int c, const Offset& o) const { return row_base_[r + o.dr + pad_] + col_wrap_[c + o.dc + pad_]; }
-    // True when every offset (|dr|, |dc| <= pad_ - 1) from (r, c) stays on the map: cell + linear
-    // is then the wrapped cell, without the table look-ups.
-    bool interior(int r, int c) const {
-        const int m = pad_ - 1;
-        return r >= m && r < rows_ - m && c >= m && c < cols_ - m;
+    // Per cell: 1 when every offset (|dr|, |dc| <= pad_ - 1) from it stays on the map, so
+    // cell + linear is the wrapped cell without table look-ups (or a division for row and col).
+    std::vector<std::uint8_t> interior_;
+    // Calls visit(v) for the cell v at each offset around c.
+    template <class Visit>
+    void for_offsets(int c, const std::vector<Offset>& offsets, Visit&& visit) const {
+        if (interior_[static_cast<std::size_t>(c)]) {
+            for (const auto& o : offsets) visit(c + o.linear);
+        } else {
+            const int r = row_of(c), k = col_of(c);
+            for (const auto& o : offsets) visit(wrapped(r, k, o));
+        }
     }
     void stamp_offsets(int player, int cell, const std::vector<Offset>& offsets, int delta);
     std::vector<std::vector<std::uint16_t>> vision_;    // per player: how many own ants see a cell
@@ -235,7 +245,18 @@ private:
     std::vector<std::vector<int>> revealed_water_;      // per player: water first seen this turn
     std::vector<std::vector<int>> switch_;              // per player: real owner -> their number
     // bot text: every transient object, sorted as the original sorts them (rebuilt when dirty)
-    struct StateObject { char kind; int cell; int owner; };
+    // Every transient object of the turn in the original's order; each player's text
+    // renders the ones it sees.
+    struct StateObject {
+        int cell;
+        char kind;
+        std::int8_t owner;
+    };
+    void push_state_object(char kind, int cell, int owner);
+    // Decimal text of every row and column number, so the bot text needs no number formatting.
+    struct NumberText { char digits[7]; std::uint8_t length; };
+    std::vector<NumberText> row_text_, col_text_;
+    char* put_coords(char* p, int cell) const;
     std::vector<std::uint64_t> sort_keys_;
     void rebuild_state_objects();
     std::vector<StateObject> state_objects_;
@@ -243,6 +264,8 @@ private:
     std::vector<std::uint8_t> cell_key_owner_;  // per cell: owner + 1 of the marked object
     bool state_dirty_ = true;
     // scratch
+    struct ParsedOrder { std::string_view line; long long row, col; char dir; };
+    std::vector<ParsedOrder> parsed_orders_;
     std::vector<std::uint16_t> arrivals_;
     std::vector<std::int8_t> owner_grid_;    // per cell: owner of the ant there, kNoOwner outside do_attack_focus
     std::vector<int> enemies_;

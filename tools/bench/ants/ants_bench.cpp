@@ -5,9 +5,11 @@
 //   maps     — for every .map argument: the turn-0 cost of a fresh game with the symmetric food
 //              placer (symmetry search over all orientations, food sets, starting food).
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,13 +36,28 @@ struct RunTimes {
     std::size_t text_bytes = 0;
 };
 
+// The recorded orders of one turn: which ant moves where, by the replay's ant numbering.
+struct RecordedOrder { int ant; int owner; char dir; };
+
+std::vector<std::vector<RecordedOrder>> orders_by_turn(const arb::ants::RecordedGame& game, int last_turn) {
+    std::vector<std::vector<RecordedOrder>> out(static_cast<std::size_t>(last_turn) + 1);
+    int index = 0;
+    for (const auto& a : game.replaydata.at("ants")) {
+        const int start = a.at(2).get<int>(), owner = a.at(4).get<int>();
+        const auto orders = a.at(5).get<std::string>();
+        for (std::size_t k = 0; k < orders.size(); ++k) {
+            const int turn = start + 1 + static_cast<int>(k);
+            if (orders[k] != '-' && turn <= last_turn) out[turn].push_back({index, owner, orders[k]});
+        }
+        ++index;
+    }
+    return out;
+}
+
 RunTimes replay_once(const arb::ants::RecordedGame& game) {
     RunTimes t;
-    struct RecAnt { int start; std::string orders; int owner; };
-    std::vector<RecAnt> rec;
-    for (const auto& a : game.replaydata.at("ants"))
-        rec.push_back({a.at(2).get<int>(), a.at(5).get<std::string>(), a.at(4).get<int>()});
     const int last_turn = game.meta.value("game_length", game.params.turns);
+    const auto recorded = orders_by_turn(game, last_turn);
 
     const auto t0 = Clock::now();
     arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
@@ -48,21 +65,30 @@ RunTimes replay_once(const arb::ants::RecordedGame& game) {
     engine.start_game();
     const auto t1 = Clock::now();
     const double c1 = cpu_seconds();
+    // Each bot's order lines, as a table hands them over: one string per line. The strings
+    // are reused from turn to turn, as a bot's reply buffer would be.
     std::vector<std::vector<std::string>> lines(game.players);
+    std::vector<std::size_t> line_count(game.players);
+    arb::ants::OrderVerdicts verdicts;
     for (int turn = 1; turn <= last_turn; ++turn) {
         for (int p = 0; p < game.players; ++p)
             if (engine.is_alive(p)) t.text_bytes += engine.player_state_text(p).size();
         engine.start_turn();
-        for (auto& l : lines) l.clear();
-        for (std::size_t i = 0; i < rec.size() && i < engine.ants().size(); ++i) {
-            const int k = turn - rec[i].start - 1;
-            if (rec[i].start >= turn || k >= static_cast<int>(rec[i].orders.size()) || rec[i].orders[k] == '-') continue;
-            const int cell = engine.ants()[i].cell;
-            lines[rec[i].owner].push_back("o " + std::to_string(engine.row_of(cell)) + " " +
-                                          std::to_string(engine.col_of(cell)) + " " + rec[i].orders[k]);
+        std::fill(line_count.begin(), line_count.end(), 0);
+        for (const RecordedOrder& order : recorded[turn]) {
+            const int cell = engine.ants()[order.ant].cell;
+            char buf[32] = {'o', ' '};
+            char* q = std::to_chars(buf + 2, buf + sizeof buf, engine.row_of(cell)).ptr;
+            *q++ = ' ';
+            q = std::to_chars(q, buf + sizeof buf, engine.col_of(cell)).ptr;
+            *q++ = ' ';
+            *q++ = order.dir;
+            auto& player_lines = lines[order.owner];
+            if (line_count[order.owner] == player_lines.size()) player_lines.emplace_back();
+            player_lines[line_count[order.owner]++].assign(buf, q);
         }
         for (int p = 0; p < game.players; ++p)
-            if (engine.is_alive(p)) engine.do_moves(p, lines[p]);
+            if (engine.is_alive(p)) engine.do_moves(p, std::span<const std::string>(lines[p].data(), line_count[p]), verdicts);
         engine.finish_turn();
         ++t.turns;
         if (engine.game_over()) break;
