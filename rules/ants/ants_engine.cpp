@@ -153,7 +153,7 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     for (int s : score_) score_history_.push_back({s});
 
     vision_.assign(players_, std::vector<std::uint16_t>(cells_, 0));
-    revealed_.assign(players_, std::vector<std::uint8_t>(cells_, 0));
+    unseen_water_.assign(players_, water_);
     revealed_water_.assign(players_, {});
     switch_.assign(players_, std::vector<int>(players_, -1));
     for (int p = 0; p < players_; ++p) switch_[p][p] = 0;
@@ -169,8 +169,9 @@ int AntsEngine::distance2(int a, int b) const {
     return dr * dr + dc * dc;
 }
 
-int AntsEngine::step(int c, char direction) const {
-    int r = row_of(c), k = col_of(c);
+int AntsEngine::step(int c, char direction) const { return step(row_of(c), col_of(c), direction); }
+
+int AntsEngine::step(int r, int k, char direction) const {
     switch (direction) {
         case 'n': r = r == 0 ? rows_ - 1 : r - 1; break;
         case 's': r = r + 1 == rows_ ? 0 : r + 1; break;
@@ -214,6 +215,29 @@ constexpr bool is_blank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 // std::tolower in the "C" locale (the arbiter never sets another) maps only A-Z.
 constexpr char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+struct PlainOrder { long long row, col; char dir; };
+
+// "o R C D": lower-case o, single spaces, R and C of 1-6 plain digits, D one of nesw; nothing
+// else on the line. Any other line takes the general path, which gives the same result for
+// these lines.
+std::optional<PlainOrder> parse_plain_order(std::string_view line) {
+    const std::size_t n = line.size();
+    if (n < 7 || line[0] != 'o' || line[1] != ' ') return std::nullopt;
+    std::size_t i = 2;
+    long long values[2];
+    for (long long& value : values) {
+        const std::size_t start = i;
+        value = 0;
+        while (i < n && line[i] >= '0' && line[i] <= '9') value = value * 10 + (line[i++] - '0');
+        if (i == start || i - start > 6 || i >= n || line[i] != ' ') return std::nullopt;
+        ++i;
+    }
+    if (i + 1 != n) return std::nullopt;
+    const char dir = line[i];
+    if (dir != 'n' && dir != 'e' && dir != 's' && dir != 'w') return std::nullopt;
+    return PlainOrder{values[0], values[1], dir};
+}
+
 // The original reports a line lower-cased and stripped, followed by " # reason".
 std::string verdict_line(std::string_view line, std::string_view reason) {
     std::string out(line);
@@ -231,7 +255,13 @@ void AntsEngine::do_moves(int player, std::span<const std::string> lines, OrderV
     out.invalid.clear();
     auto& parsed = parsed_orders_;
     parsed.clear();
-    for (const auto& raw : lines) {
+    for (std::size_t index = 0; index < lines.size(); ++index) {
+        const std::string& raw = lines[index];
+        // The usual line, "o ROW COL D" with single spaces and plain digits, read directly.
+        if (const auto fast = parse_plain_order(raw)) {
+            parsed.push_back({index, raw, fast->row, fast->col, fast->dir});
+            continue;
+        }
         std::size_t begin = 0, end = raw.size();
         while (begin < end && is_blank(raw[begin])) ++begin;
         if (begin == end) continue;
@@ -262,7 +292,7 @@ void AntsEngine::do_moves(int player, std::span<const std::string> lines, OrderV
             out.invalid.push_back(verdict_line(line, " # invalid direction"));
             continue;
         }
-        parsed.push_back({line, *row, *col, dir});
+        parsed.push_back({index, line, *row, *col, dir});
     }
     // Accepted orders always have in-range non-negative coordinates, so a duplicate is an
     // order for an ant that already has an accepted order this turn.
@@ -291,12 +321,12 @@ void AntsEngine::do_moves(int player, std::span<const std::string> lines, OrderV
             out.invalid.push_back(verdict_line(order.line, " # out of bounds"));
             continue;
         }
-        const int dest = step(c, order.dir);
+        const int dest = step(r, k, order.dir);
         if (water_[dest] || food_at_[dest] >= 0) {
             out.ignored.push_back(verdict_line(order.line, " # move blocked"));
             continue;
         }
-        out.valid.push_back(verdict_line(order.line, {}));
+        out.valid.push_back(order.index);
         order_dir_[a] = order.dir;
         orders_[player].push_back(a);
     }
@@ -378,7 +408,7 @@ void AntsEngine::do_orders() {
         Ant& ant = ants_[a];
         const char dir = order_dir_[a] ? order_dir_[a] : '-';
         ant.prev_cell = ant.cell;
-        if (dir != '-') ant.cell = step(ant.cell, dir);
+        if (dir != '-') ant.cell = step_from(ant.cell, dir);
         ant.orders.push_back(dir);
         ++arrivals_[ant.cell];
     }
@@ -566,11 +596,13 @@ void AntsEngine::stamp_offsets(int player, int c, const std::vector<Offset>& off
         for_offsets(c, offsets, [&](int v) { --vision[v]; });
         return;
     }
-    auto& revealed = revealed_[player];
+    // Only water is reported once when first seen, so only water needs a "seen" mark.
+    auto& unseen_water = unseen_water_[player];
     for_offsets(c, offsets, [&](int v) {
-        if (vision[v]++ == 0 && !revealed[v]) {
-            revealed[v] = 1;
-            if (water_[v]) revealed_water_[player].push_back(v);
+        ++vision[v];
+        if (unseen_water[v]) {
+            unseen_water[v] = 0;
+            revealed_water_[player].push_back(v);
         }
     });
 }

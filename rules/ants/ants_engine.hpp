@@ -72,7 +72,7 @@ struct Hill {
 
 // Verdicts on one player's order lines for one turn (ants.md 3.1).
 struct OrderVerdicts {
-    std::vector<std::string> valid;    // accepted lines (lower-cased, stripped)
+    std::vector<std::size_t> valid;    // indices of the accepted lines in the lines given
     std::vector<std::string> ignored;  // "line # move blocked"
     std::vector<std::string> invalid;  // "line # reason"
 };
@@ -166,6 +166,8 @@ public:
     int wrap_row(int r) const { r %= rows_; return r < 0 ? r + rows_ : r; }
     int wrap_col(int c) const { c %= cols_; return c < 0 ? c + cols_ : c; }
     int step(int cell, char direction) const;
+    // The same for a square whose row and column are known (no division).
+    int step(int row, int col, char direction) const;
 
 private:
     // linear = dr * cols + dc: the cell delta when the disc does not cross a map edge.
@@ -229,6 +231,10 @@ private:
     // Per cell: 1 when every offset (|dr|, |dc| <= pad_ - 1) from it stays on the map, so
     // cell + linear is the wrapped cell without table look-ups (or a division for row and col).
     std::vector<std::uint8_t> interior_;
+    int step_from(int c, char direction) const {
+        if (!interior_[static_cast<std::size_t>(c)]) return step(c, direction);
+        return c + (direction == 'n' ? -cols_ : direction == 's' ? cols_ : direction == 'e' ? 1 : -1);
+    }
     // Calls visit(v) for the cell v at each offset around c.
     template <class Visit>
     void for_offsets(int c, const std::vector<Offset>& offsets, Visit&& visit) const {
@@ -241,7 +247,7 @@ private:
     }
     void stamp_offsets(int player, int cell, const std::vector<Offset>& offsets, int delta);
     std::vector<std::vector<std::uint16_t>> vision_;    // per player: how many own ants see a cell
-    std::vector<std::vector<std::uint8_t>> revealed_;   // per player: cell seen at least once
+    std::vector<std::vector<std::uint8_t>> unseen_water_;  // per player: water never seen yet
     std::vector<std::vector<int>> revealed_water_;      // per player: water first seen this turn
     std::vector<std::vector<int>> switch_;              // per player: real owner -> their number
     // bot text: every transient object, sorted as the original sorts them (rebuilt when dirty)
@@ -264,7 +270,7 @@ private:
     std::vector<std::uint8_t> cell_key_owner_;  // per cell: owner + 1 of the marked object
     bool state_dirty_ = true;
     // scratch
-    struct ParsedOrder { std::string_view line; long long row, col; char dir; };
+    struct ParsedOrder { std::size_t index; std::string_view line; long long row, col; char dir; };
     std::vector<ParsedOrder> parsed_orders_;
     std::vector<std::uint16_t> arrivals_;
     std::vector<std::int8_t> owner_grid_;    // per cell: owner of the ant there, kNoOwner outside do_attack_focus

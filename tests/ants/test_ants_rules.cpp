@@ -83,7 +83,7 @@ TEST_CASE("3.1 orders: every invalid and ignored verdict of the original") {
                                      "o 7 7 n",          // blocked by food: ignored
                                      "o +7 7 w",         // Python int(): '+7' is 7, accepted
                                  });
-    CHECK(v.valid == std::vector<std::string>{"o 2 2 n", "o +7 7 w"});
+    CHECK(v.valid == std::vector<std::size_t>{12, 15});  // "O 2 2 N" and "o +7 7 w"
     CHECK(v.ignored == std::vector<std::string>{"o 2 2 e # move blocked", "o 7 7 n # move blocked"});
     CHECK(v.invalid == std::vector<std::string>{
                            "x 2 2 n # unknown action", "o 2 2 # incorrectly formatted order",
@@ -99,7 +99,7 @@ TEST_CASE("3.1 orders: a blocked first order does not reserve the ant") {
     auto e = make(2, with(kOpen, {{2, 2, 'a'}, {1, 2, '%'}, {8, 8, 'b'}}));
     const auto v = turn(e, {{"o 2 2 n", "o 2 2 s"}});
     CHECK(v[0].ignored.size() == 1);
-    CHECK(v[0].valid == std::vector<std::string>{"o 2 2 s"});
+    CHECK(v[0].valid == std::vector<std::size_t>{1});
     CHECK(ant_owner_at(e, 3, 2) == 0);
 }
 
