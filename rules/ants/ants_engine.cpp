@@ -508,20 +508,25 @@ void AntsEngine::do_spawn() {
     }
 }
 
-// ants.md 3.6
+// ants.md 3.6. Each food square looks for ants within spawnradius2; walking the ants' discs
+// instead finds the same (food, owner) pairs, and ants are usually fewer than food.
 void AntsEngine::do_gather() {
-    std::size_t kept = 0;
-    for (int f : live_food_) {
-        Food& food = food_[f];
-        unsigned owners = 0;
-        for_offsets(food.cell, spawn_offsets_, [&](int v) {
-            const int b = ant_at_[v];
-            if (b >= 0) owners |= 1u << ant_owner_[b];
+    if (gather_owners_.size() < food_.size()) gather_owners_.resize(food_.size(), 0);
+    gathered_.clear();
+    for (int a : live_) {
+        const unsigned bit = 1u << ant_owner_[a];
+        for_offsets(ants_[a].cell, spawn_offsets_, [&](int v) {
+            const int f = food_at_[v];
+            if (f < 0) return;
+            if (gather_owners_[f] == 0) gathered_.push_back(f);
+            gather_owners_[f] |= bit;
         });
-        if (owners == 0) {
-            live_food_[kept++] = f;
-            continue;
-        }
+    }
+    if (gathered_.empty()) return;
+    for (int f : gathered_) {
+        Food& food = food_[f];
+        const unsigned owners = gather_owners_[f];
+        gather_owners_[f] = 0;
         food.end_turn = turn_;
         food_at_[food.cell] = -1;
         if (std::popcount(owners) == 1) {
@@ -529,7 +534,8 @@ void AntsEngine::do_gather() {
             ++hive_[food.owner];
         }
     }
-    live_food_.resize(kept);
+    std::erase_if(live_food_, [&](int f) { return food_[f].end_turn >= 0; });
+    std::erase_if(food_cells_, [&](int c) { return food_at_[c] < 0; });
 }
 
 // ants.md 3.7: the accumulator gains food_rate * players / food_turn per turn.
@@ -549,6 +555,7 @@ bool AntsEngine::add_food(int c) {
     food.start_turn = turn_;
     food_at_[c] = static_cast<int>(food_.size());
     live_food_.push_back(food_at_[c]);
+    food_cells_.insert(std::lower_bound(food_cells_.begin(), food_cells_.end(), c), c);
     food_.push_back(food);
     state_dirty_ = true;
     return true;
@@ -614,22 +621,22 @@ int direction_index(char d) { return d == 'n' ? 0 : d == 'e' ? 1 : d == 's' ? 2 
 }  // namespace
 
 // Incremental vision (as the original's update_vision), equivalent to the union of discs
-// around live ants: a moved ant only adds and removes the edges of its disc. All removals come
-// first so that a square counted 0 -> 1 in the second pass really is visible now.
+// around live ants: a moved ant only takes away the trailing edge of its disc and adds the
+// leading edge. The order of these updates does not matter: a removal only undoes a count an
+// ant made before, so a square counted 0 -> 1 here is visible at the end of the pass.
 void AntsEngine::update_vision() {
+    for (int a : killed_ants_) stamp_vision(ant_owner_[a], ants_[a].prev_cell, -1);
     // order_dir_ still holds the move each live ant made this turn (0: none); an ant spawned
     // this turn (or placed at the start) has no previous disc.
-    for (int a : killed_ants_) stamp_vision(ant_owner_[a], ants_[a].prev_cell, -1);
-    for (int a : live_) {
-        const char dir = order_dir_[a];
-        if (dir != 0 && ants_[a].spawn_turn != turn_)
-            stamp_offsets(ant_owner_[a], ants_[a].cell, view_leave_[direction_index(dir)], -1);
-    }
     for (int a : live_) {
         const Ant& ant = ants_[a];
-        if (ant.spawn_turn == turn_) stamp_vision(ant_owner_[a], ant.cell, +1);
-        else if (order_dir_[a] != 0)
-            stamp_offsets(ant_owner_[a], ant.cell, view_enter_[direction_index(order_dir_[a])], +1);
+        if (ant.spawn_turn == turn_) {
+            stamp_vision(ant_owner_[a], ant.cell, +1);
+        } else if (order_dir_[a] != 0) {
+            const int d = direction_index(order_dir_[a]);
+            stamp_offsets(ant_owner_[a], ant.cell, view_leave_[d], -1);
+            stamp_offsets(ant_owner_[a], ant.cell, view_enter_[d], +1);
+        }
     }
     for (auto& w : revealed_water_) std::sort(w.begin(), w.end());
 }
@@ -848,8 +855,7 @@ void AntsEngine::rebuild_state_objects() {
     emit_distinct('h');
     for (int a : live_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
     emit_distinct('a');
-    for (int f : live_food_) keys.push_back(key(food_[f].cell, -1));
-    emit_distinct('f');
+    for (int c : food_cells_) push_state_object('f', c, -1);  // kept in square order
     for (int a : killed_ants_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
     emit('d');
     state_dirty_ = false;

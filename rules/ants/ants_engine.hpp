@@ -201,6 +201,7 @@ private:
     std::vector<int> killed_ants_;           // ants killed in the current turn
     std::vector<Food> food_;
     std::vector<int> live_food_;             // indices of food on the map
+    std::vector<int> food_cells_;            // squares with food, sorted (the bot text's order)
     std::vector<int> pending_count_;         // per cell: food waiting for the square to be free
     std::vector<int> pending_order_;         // cells with pending food, in insertion order
     std::vector<Hill> hills_;
@@ -275,6 +276,8 @@ private:
     std::vector<std::uint16_t> arrivals_;
     std::vector<std::int8_t> owner_grid_;    // per cell: owner of the ant there, kNoOwner outside do_attack_focus
     std::vector<int> enemies_;
+    std::vector<std::uint32_t> gather_owners_;  // per food index: owners of ants in reach, 0 between turns
+    std::vector<int> gathered_;
     std::vector<int> survivors_;
 };
 
