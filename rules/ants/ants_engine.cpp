@@ -253,13 +253,52 @@ void AntsEngine::do_moves(int player, std::span<const std::string> lines, OrderV
     out.valid.clear();
     out.ignored.clear();
     out.invalid.clear();
-    auto& parsed = parsed_orders_;
-    parsed.clear();
+    // The original parses every line, then validates the parsed ones in order: its invalid
+    // list has all parse errors first. Validating each line at once and collecting the
+    // validation errors apart gives the same lists in one pass.
+    auto& late_invalid = late_invalid_;
+    late_invalid.clear();
+    auto validate = [&](std::size_t index, std::string_view line, long long row, long long col, char dir) {
+        // Accepted orders always have in-range non-negative coordinates, so a duplicate is an
+        // order for an ant that already has an accepted order this turn.
+        if (row >= 0 && col >= 0 && row < rows_ && col < cols_) {
+            const int a0 = ant_at_[cell(static_cast<int>(row), static_cast<int>(col))];
+            if (a0 >= 0 && ant_owner_[a0] == player && order_dir_[a0] != 0) {
+                late_invalid.push_back(verdict_line(line, " # duplicate order"));
+                return;
+            }
+        }
+        // Python list indexing: -len <= i < len is in range, negatives index from the end.
+        if (row < -rows_ || row >= rows_ || col < -cols_ || col >= cols_) {
+            late_invalid.push_back(verdict_line(line, " # out of bounds"));
+            return;
+        }
+        const int r = static_cast<int>(row < 0 ? row + rows_ : row);
+        const int k = static_cast<int>(col < 0 ? col + cols_ : col);
+        const int c = cell(r, k);
+        const int a = ant_at_[c];
+        if (a < 0 || ant_owner_[a] != player) {
+            late_invalid.push_back(verdict_line(line, " # not player ant"));
+            return;
+        }
+        if (row < 0 || col < 0) {
+            late_invalid.push_back(verdict_line(line, " # out of bounds"));
+            return;
+        }
+        const int dest = step(r, k, dir);
+        if (water_[dest] || food_at_[dest] >= 0) {
+            out.ignored.push_back(verdict_line(line, " # move blocked"));
+            return;
+        }
+        out.valid.push_back(index);
+        order_dir_[a] = dir;
+        orders_[player].push_back(a);
+    };
     for (std::size_t index = 0; index < lines.size(); ++index) {
         const std::string& raw = lines[index];
         // The usual line, "o ROW COL D" with single spaces and plain digits, read directly.
         if (const auto fast = parse_plain_order(raw)) {
-            parsed.push_back({index, raw, fast->row, fast->col, fast->dir});
+            validate(index, raw, fast->row, fast->col, fast->dir);
             continue;
         }
         std::size_t begin = 0, end = raw.size();
@@ -292,44 +331,10 @@ void AntsEngine::do_moves(int player, std::span<const std::string> lines, OrderV
             out.invalid.push_back(verdict_line(line, " # invalid direction"));
             continue;
         }
-        parsed.push_back({index, line, *row, *col, dir});
+        validate(index, line, *row, *col, dir);
     }
-    // Accepted orders always have in-range non-negative coordinates, so a duplicate is an
-    // order for an ant that already has an accepted order this turn.
-    for (const auto& order : parsed) {
-        if (order.row >= 0 && order.col >= 0 && order.row < rows_ && order.col < cols_) {
-            const int a0 = ant_at_[cell(static_cast<int>(order.row), static_cast<int>(order.col))];
-            if (a0 >= 0 && ant_owner_[a0] == player && order_dir_[a0] != 0) {
-                out.invalid.push_back(verdict_line(order.line, " # duplicate order"));
-                continue;
-            }
-        }
-        // Python list indexing: -len <= i < len is in range, negatives index from the end.
-        if (order.row < -rows_ || order.row >= rows_ || order.col < -cols_ || order.col >= cols_) {
-            out.invalid.push_back(verdict_line(order.line, " # out of bounds"));
-            continue;
-        }
-        const int r = static_cast<int>(order.row < 0 ? order.row + rows_ : order.row);
-        const int k = static_cast<int>(order.col < 0 ? order.col + cols_ : order.col);
-        const int c = cell(r, k);
-        const int a = ant_at_[c];
-        if (a < 0 || ant_owner_[a] != player) {
-            out.invalid.push_back(verdict_line(order.line, " # not player ant"));
-            continue;
-        }
-        if (order.row < 0 || order.col < 0) {
-            out.invalid.push_back(verdict_line(order.line, " # out of bounds"));
-            continue;
-        }
-        const int dest = step(r, k, order.dir);
-        if (water_[dest] || food_at_[dest] >= 0) {
-            out.ignored.push_back(verdict_line(order.line, " # move blocked"));
-            continue;
-        }
-        out.valid.push_back(order.index);
-        order_dir_[a] = order.dir;
-        orders_[player].push_back(a);
-    }
+    out.invalid.insert(out.invalid.end(), std::make_move_iterator(late_invalid.begin()),
+                       std::make_move_iterator(late_invalid.end()));
 }
 
 void AntsEngine::kill_player(int player) {

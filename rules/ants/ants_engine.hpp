@@ -271,8 +271,7 @@ private:
     std::vector<std::uint8_t> cell_key_owner_;  // per cell: owner + 1 of the marked object
     bool state_dirty_ = true;
     // scratch
-    struct ParsedOrder { std::size_t index; std::string_view line; long long row, col; char dir; };
-    std::vector<ParsedOrder> parsed_orders_;
+    std::vector<std::string> late_invalid_;
     std::vector<std::uint16_t> arrivals_;
     std::vector<std::int8_t> owner_grid_;    // per cell: owner of the ant there, kNoOwner outside do_attack_focus
     std::vector<int> enemies_;

@@ -95,6 +95,36 @@ TEST_CASE("3.1 orders: every invalid and ignored verdict of the original") {
     CHECK(ant_owner_at(e, 7, 6) == 0);
 }
 
+TEST_CASE("3.1 orders: plain lines and the same orders spelled otherwise get the same verdicts") {
+    // "o R C D" lines take a direct reader; every other spelling goes through the general
+    // tokenizer. Both must agree on every verdict and on the moves made.
+    const auto rows = with(kOpen, {{2, 2, 'a'}, {2, 3, '%'}, {4, 4, 'a'}, {6, 6, 'a'}, {7, 7, 'a'}, {6, 7, '*'},
+                                   {9, 9, 'b'}});
+    const std::vector<std::string> plain = {"o 2 2 n", "o 2 2 e", "o 4 4 w", "o 4 4 s", "o 5 5 n", "o 9 9 n",
+                                            "o 10 2 n", "o 06 6 s", "o 7 7 n", "o 1234567 1 n"};
+    const std::vector<std::string> spelled = {"  o 2 2 n\r", "O  2\t2 E", "o +4 4 w ", "o 4 4 S", "o 5 5 N",
+                                              "o 9 +9 n", "o 1_0 2 n", "\to 6 6 s", "o 7 7 n\n", "o 1234567 1 n "};
+    auto a = make(2, rows);
+    auto b = make(2, rows);
+    const auto va = turn(a, {plain, {}});
+    const auto vb = turn(b, {spelled, {}});
+    auto strip_line = [](const std::vector<std::string>& verdicts) {
+        std::vector<std::string> reasons;
+        for (const auto& v : verdicts) reasons.push_back(v.substr(v.find(" # ")));
+        return reasons;
+    };
+    CHECK(va[0].valid == vb[0].valid);
+    CHECK(va[0].valid == std::vector<std::size_t>{0, 2, 7});
+    CHECK(strip_line(va[0].ignored) == strip_line(vb[0].ignored));
+    CHECK(strip_line(va[0].invalid) == strip_line(vb[0].invalid));
+    CHECK(va[0].ignored == std::vector<std::string>{"o 7 7 n # move blocked"});
+    CHECK(va[0].invalid == std::vector<std::string>{"o 2 2 e # duplicate order", "o 4 4 s # duplicate order",
+                                                    "o 5 5 n # not player ant", "o 9 9 n # not player ant",
+                                                    "o 10 2 n # out of bounds", "o 1234567 1 n # out of bounds"});
+    CHECK(vb[0].invalid[0] == "o  2\t2 e # duplicate order");  // lower-cased and stripped, as the original
+    for (int c = 0; c < 100; ++c) CHECK(ant_owner_at(a, c / 10, c % 10) == ant_owner_at(b, c / 10, c % 10));
+}
+
 TEST_CASE("3.1 orders: a blocked first order does not reserve the ant") {
     auto e = make(2, with(kOpen, {{2, 2, 'a'}, {1, 2, '%'}, {8, 8, 'b'}}));
     const auto v = turn(e, {{"o 2 2 n", "o 2 2 s"}});

@@ -34,7 +34,10 @@ struct RunTimes {
     double turns_cpu_s = 0;
     int turns = 0;
     std::size_t text_bytes = 0;
+    std::size_t rejected = 0;   // recorded orders our engine refused (must be 0)
+    std::vector<int> scores;    // final scores (must equal the recorded ones)
 };
+
 
 // The recorded orders of one turn: which ant moves where, by the replay's ant numbering.
 struct RecordedOrder { int ant; int owner; char dir; };
@@ -77,18 +80,22 @@ RunTimes replay_once(const arb::ants::RecordedGame& game) {
         std::fill(line_count.begin(), line_count.end(), 0);
         for (const RecordedOrder& order : recorded[turn]) {
             const int cell = engine.ants()[order.ant].cell;
-            char buf[32] = {'o', ' '};
-            char* q = std::to_chars(buf + 2, buf + sizeof buf, engine.row_of(cell)).ptr;
-            *q++ = ' ';
-            q = std::to_chars(q, buf + sizeof buf, engine.col_of(cell)).ptr;
-            *q++ = ' ';
-            *q++ = order.dir;
             auto& player_lines = lines[order.owner];
             if (line_count[order.owner] == player_lines.size()) player_lines.emplace_back();
+            // "o ROW COL D": each number has 12 bytes of room, so the separators always fit.
+            char buf[32] = {'o', ' '};
+            char* q = std::to_chars(buf + 2, buf + 14, engine.row_of(cell)).ptr;
+            *q++ = ' ';
+            q = std::to_chars(q, q + 12, engine.col_of(cell)).ptr;
+            *q++ = ' ';
+            *q++ = order.dir;
             player_lines[line_count[order.owner]++].assign(buf, q);
         }
         for (int p = 0; p < game.players; ++p)
-            if (engine.is_alive(p)) engine.do_moves(p, std::span<const std::string>(lines[p].data(), line_count[p]), verdicts);
+            if (engine.is_alive(p)) {
+                engine.do_moves(p, std::span<const std::string>(lines[p].data(), line_count[p]), verdicts);
+                t.rejected += verdicts.invalid.size() + verdicts.ignored.size();
+            }
         engine.finish_turn();
         ++t.turns;
         if (engine.game_over()) break;
@@ -98,6 +105,7 @@ RunTimes replay_once(const arb::ants::RecordedGame& game) {
     t.turns_cpu_s = cpu_seconds() - c1;
     t.setup_s = std::chrono::duration<double>(t1 - t0).count();
     t.turns_s = std::chrono::duration<double>(t2 - t1).count();
+    t.scores = engine.scores();
     return t;
 }
 
@@ -134,6 +142,13 @@ int main(int argc, char** argv) {
         int turns = 0;
         for (int r = 0; r < runs; ++r) {
             const RunTimes t = replay_once(game);
+            // A benchmark of a game that went differently would measure the wrong thing.
+            const auto recorded_scores = game.meta.value("score", std::vector<int>{});
+            if (t.rejected != 0 || (!recorded_scores.empty() && t.scores != recorded_scores)) {
+                std::fprintf(stderr, "ants_bench: %s did not replay as recorded (%zu orders refused)\n",
+                             f.string().c_str(), t.rejected);
+                return 1;
+            }
             turns = t.turns;
             per_turn.push_back(t.turns_s / std::max(1, t.turns));
             per_turn_cpu.push_back(t.turns_cpu_s / std::max(1, t.turns));
