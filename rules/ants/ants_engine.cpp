@@ -915,6 +915,41 @@ std::string AntsEngine::player_state_text(int player) {
     return out;
 }
 
+std::string AntsEngine::stream_start_text() const {
+    std::string out = player_start_text();
+    for (const auto& [key, value] : {std::pair{"food_rate", params_.food_rate}, std::pair{"food_turn", params_.food_turn},
+                                     std::pair{"food_start", params_.food_start}}) {
+        out += key;
+        out += ' ';
+        append_int(out, value);
+        out += '\n';
+    }
+    for (const auto& row : map_rows()) {
+        out += "m ";
+        out += row;
+        out += '\n';
+    }
+    return out;
+}
+
+std::string AntsEngine::full_state_text() {
+    if (state_dirty_) rebuild_state_objects();
+    std::string out(state_objects_.size() * 17 + 16, '\0');
+    char* p = out.data();
+    for (const auto& obj : state_objects_) {
+        *p++ = obj.kind;
+        *p++ = ' ';
+        p = put_coords(p, obj.cell);
+        if (obj.kind != 'f') {
+            *p++ = ' ';
+            p = std::to_chars(p, p + 3, static_cast<int>(obj.owner)).ptr;
+        }
+        *p++ = '\n';
+    }
+    out.resize(static_cast<std::size_t>(p - out.data()));
+    return out;
+}
+
 std::vector<std::string> AntsEngine::order_for_player(int player, const std::vector<std::string>& data) const {
     const auto& sw = switch_[player];
     std::vector<std::string> out;

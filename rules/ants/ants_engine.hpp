@@ -115,6 +115,11 @@ public:
     std::string player_start_text() const;       // turn 0 block without "ready"
     // Visible state lines for `player` (w, h, a, f, d), renumbering owners on the spot.
     std::string player_state_text(int player);
+    // --- the original's stream format (ants.md 8.3, playgame -S) ----------------------------
+    // Start block: the turn-0 lines, food_rate/food_turn/food_start and the map as "m" lines.
+    std::string stream_start_text() const;
+    // Every h, a, f and d line of the current state with the true owners (no water).
+    std::string full_state_text();
     // data re-ordered to the player's numbering; "None" for players it never encountered.
     std::vector<std::string> order_for_player(int player, const std::vector<std::string>& data) const;
 

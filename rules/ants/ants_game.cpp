@@ -114,6 +114,7 @@ GameDescriptor describe_game() {
         {"engine_seed", OptionKind::text, "", "engine seed written to the replay (default: --seed)"},
         {"player_seed", OptionKind::text, "", "player_seed sent to the bots (default: the engine seed)"},
         {"strict", OptionKind::flag, "", "an invalid order line puts the bot out (status invalid)"},
+        {"stream", OptionKind::text, "", "also write the original's stream log (playgame -S) to this file"},
     };
     game.plan = [](const MatchRequest& request) {
         const Setup s = setup_for(request);
@@ -144,7 +145,17 @@ GameDescriptor describe_game() {
             python->shuffle(bots);
         };
         for (const auto& bot : request.bots) settings.player_names.push_back(bot.name);
+        std::ofstream stream;
+        if (const std::string stream_path = request.options.text("stream"); !stream_path.empty()) {
+            stream.open(stream_path, std::ios::binary);
+            if (!stream) throw UserError("ants: cannot write the stream file '" + stream_path + "'");
+            settings.stream = [&stream](std::string_view text) { stream.write(text.data(), static_cast<std::streamsize>(text.size())); };
+        }
         const AntsMatchOutcome outcome = run_ants_match(engine, table, settings);
+        if (stream.is_open()) {
+            stream.close();
+            if (!stream) spdlog::error("ants: could not write the stream file {}", request.options.text("stream"));
+        }
         if (!request.replay_path.empty()) {
             std::ofstream out(request.replay_path, std::ios::binary);
             out << outcome.replay.dump() << "\n";

@@ -36,6 +36,8 @@ public:
                 engine_.kill_player(p);
                 outcome_.status[p] = "crashed 0";
             }
+        // The original writes the stream's start block before start_game places the food.
+        if (settings_.stream) settings_.stream(engine_.stream_start_text());
         engine_.start_game();
         int turn = 0;
         {
@@ -55,6 +57,9 @@ public:
                                     go_framer()});
                 outcome_.playerturns[p] = turn;
             }
+            if (settings_.stream)
+                settings_.stream("turn " + std::to_string(turn) + "\nscore " + join(to_strings(engine_.scores())) + "\n" +
+                                 engine_.full_state_text());
             engine_.start_turn();
             bots_listed();
             auto moves = collect(requests, turn);
@@ -88,6 +93,11 @@ public:
         outcome_.game_length = turn;
         for (int p = 0; p < n_; ++p)
             if (engine_.is_alive(p) && table_.alive(p)) table_.send(p, end_message(p));
+        if (settings_.stream) {
+            settings_.stream("end\nplayers " + std::to_string(n_) + "\nscore " + join(to_strings(engine_.scores())) +
+                             "\nstatus " + join(outcome_.status) + "\nplayerturns " +
+                             join(to_strings(outcome_.playerturns)) + "\n" + engine_.full_state_text());
+        }
         outcome_.replay = replay_json();
         return outcome_;
     }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,9 @@ struct AntsRefereeSettings {
     // Called when the original engine shuffles its list of live bots (every turn, turn 0 too),
     // so a seed-exact game consumes the same random numbers. Gets the live bot count.
     std::function<void(int live_bots)> bots_listed;
+    // When set, receives the original's stream log (ants.md 8.3) piece by piece: the start
+    // block, each turn's full state before its orders, and the end block.
+    std::function<void(std::string_view text)> stream;
 };
 
 struct AntsMatchOutcome {

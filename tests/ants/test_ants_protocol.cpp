@@ -54,6 +54,7 @@ std::map<int, std::vector<std::string>> orders_by_turn(const std::string& output
 struct FixtureRun {
     std::vector<std::string> received;  // per bot, everything the referee sent
     std::vector<std::string> notes;     // the referee's transcript notes
+    std::string stream;                 // the stream log (playgame -S)
     arb::ants::AntsMatchOutcome outcome;
 };
 
@@ -91,15 +92,20 @@ FixtureRun run_fixture(bool seeded = false) {
         for (int p = 0; p < players; ++p) request.bots.push_back(arb::parse_bot_spec("name=bot" + std::to_string(p) + " cmd=true"));
         request.seed = 42;
         const auto map = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps/random_walk_04p_01.map";
-        request.options = arb::GameOptions(descriptor.options, {{"map", map.string()}});
+        const auto stream_path = std::filesystem::temp_directory_path() / "ants-level-c-fixture.stream";
+        request.options = arb::GameOptions(descriptor.options, {{"map", map.string()}, {"stream", stream_path.string()}});
         request.replay_path = std::filesystem::temp_directory_path() / "ants-level-c-fixture.json";
         (void)descriptor.referee(request, table);
         run.outcome.replay = nlohmann::json::parse(read_file(request.replay_path));
+        run.stream = read_file(stream_path);
         std::filesystem::remove(request.replay_path);
+        std::filesystem::remove(stream_path);
     } else {
         arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
                                      arb::ants::recorded_spawn_key(game));
-        run.outcome = arb::ants::run_ants_match(engine, table, {});
+        arb::ants::AntsRefereeSettings settings;
+        settings.stream = [&run](std::string_view text) { run.stream += text; };
+        run.outcome = arb::ants::run_ants_match(engine, table, settings);
     }
     for (const auto& line : table.transcript())
         if (line.rfind("# ", 0) == 0) run.notes.push_back(line.substr(2));
@@ -170,4 +176,22 @@ TEST_CASE("level C: the arbiter's seed 42 game sends the fixture bots the origin
     CHECK(run.outcome.replay["replaydata"] == original.replaydata);
     for (const char* key : {"score", "rank", "status", "playerturns", "game_length"})
         CHECK_MESSAGE(run.outcome.replay[key] == original.meta[key], key);
+}
+
+// ants.md 8.3: the stream log the original wrote for the fixture game (playgame -S), which the
+// original's live Java viewer reads. Compared byte for byte, both with the recorded food and
+// when the seed alone makes the game.
+TEST_CASE("level B: the stream log of the io fixture game equals the original's byte for byte") {
+    const std::string expected = read_file(kFixture / "0.stream");
+    for (const bool seeded : {false, true}) {
+        const FixtureRun run = run_fixture(seeded);
+        const auto want = split_lines(expected);
+        const auto got = split_lines(run.stream);
+        std::size_t i = 0;
+        while (i < want.size() && i < got.size() && want[i] == got[i]) ++i;
+        INFO((seeded ? "seeded" : "recorded food") << ": first difference at line " << i + 1 << ": expected '"
+                                                   << (i < want.size() ? want[i] : "<end>") << "', got '"
+                                                   << (i < got.size() ? got[i] : "<end>") << "'");
+        CHECK(run.stream == expected);
+    }
 }
