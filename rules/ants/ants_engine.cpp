@@ -353,6 +353,7 @@ void AntsEngine::finish_turn() {
     do_orders();
     do_attack_focus();
     do_raze_hills();
+    first_new_ant_ = static_cast<int>(ants_.size());
     do_spawn();
     do_gather();
     do_food();
@@ -375,6 +376,7 @@ void AntsEngine::add_ant(int hill_index) {
     ant.spawn_turn = turn_;
     const int index = static_cast<int>(ants_.size());
     ant_owner_.push_back(static_cast<std::int8_t>(ant.owner));
+    ant_cell_.push_back(ant.cell);
     ants_.push_back(std::move(ant));
     order_dir_.push_back(0);
     ant_at_[hill.cell] = index;
@@ -391,6 +393,7 @@ void AntsEngine::add_initial_ant(int c, int owner) {
     ant.spawn_turn = turn_;
     const int index = static_cast<int>(ants_.size());
     ant_owner_.push_back(static_cast<std::int8_t>(ant.owner));
+    ant_cell_.push_back(ant.cell);
     ants_.push_back(std::move(ant));
     order_dir_.push_back(0);
     ant_at_[c] = index;
@@ -408,26 +411,26 @@ void AntsEngine::kill_ant(int a) {
 
 // ants.md 3.2: everyone moves at once; all ants that end on one square die.
 void AntsEngine::do_orders() {
-    for (int a : live_) ant_at_[ants_[a].cell] = -1;
+    for (int a : live_) ant_at_[ant_cell_[a]] = -1;
     for (int a : live_) {
         Ant& ant = ants_[a];
         const char dir = order_dir_[a] ? order_dir_[a] : '-';
         ant.prev_cell = ant.cell;
-        if (dir != '-') ant.cell = step_from(ant.cell, dir);
+        if (dir != '-') ant.cell = ant_cell_[a] = step_from(ant.cell, dir);
         ant.orders.push_back(dir);
         ++arrivals_[ant.cell];
     }
     survivors_.clear();
     for (int a : live_) {
-        Ant& ant = ants_[a];
-        if (arrivals_[ant.cell] == 1) {
-            ant_at_[ant.cell] = a;
+        const int c = ant_cell_[a];
+        if (arrivals_[c] == 1) {
+            ant_at_[c] = a;
             survivors_.push_back(a);
         } else {
             kill_ant(a);
         }
     }
-    for (int a : live_) arrivals_[ants_[a].cell] = 0;
+    for (int a : live_) arrivals_[ant_cell_[a]] = 0;
     live_.swap(survivors_);
 }
 
@@ -440,12 +443,12 @@ void AntsEngine::do_attack_focus() {
     // "Is an enemy in range" is symmetric (the disc is symmetric and b = a + o iff a = b - o on
     // the torus), so each pair is found once through the half disc and counted for both ants.
     for (int a : live_) {
-        owner_grid_[ants_[a].cell] = ant_owner_[a];
+        owner_grid_[ant_cell_[a]] = ant_owner_[a];
         enemies_[a] = 0;
     }
     for (int a : live_) {
         const std::int8_t own = ant_owner_[a];
-        for_offsets(ants_[a].cell, attack_half_offsets_, [&](int v) {
+        for_offsets(ant_cell_[a], attack_half_offsets_, [&](int v) {
             const std::int8_t b = owner_grid_[v];
             if (b != kNoOwner && b != own) {
                 ++enemies_[a];
@@ -453,14 +456,14 @@ void AntsEngine::do_attack_focus() {
             }
         });
     }
-    for (int a : live_) owner_grid_[ants_[a].cell] = kNoOwner;
+    for (int a : live_) owner_grid_[ant_cell_[a]] = kNoOwner;
     std::vector<int> doomed;
     for (int a : live_) {
         const int weakness = enemies_[a];
         if (weakness == 0) continue;
         const std::int8_t own = ant_owner_[a];
         int min_enemy = INT_MAX;
-        for_offsets(ants_[a].cell, attack_offsets_, [&](int v) {
+        for_offsets(ant_cell_[a], attack_offsets_, [&](int v) {
             const int b = ant_at_[v];
             if (b >= 0 && ant_owner_[b] != own) min_enemy = std::min(min_enemy, enemies_[b]);
         });
@@ -520,7 +523,7 @@ void AntsEngine::do_gather() {
     gathered_.clear();
     for (int a : live_) {
         const unsigned bit = 1u << ant_owner_[a];
-        for_offsets(ants_[a].cell, spawn_offsets_, [&](int v) {
+        for_offsets(ant_cell_[a], spawn_offsets_, [&](int v) {
             const int f = food_at_[v];
             if (f < 0) return;
             if (gather_owners_[f] == 0) gathered_.push_back(f);
@@ -634,13 +637,12 @@ void AntsEngine::update_vision() {
     // order_dir_ still holds the move each live ant made this turn (0: none); an ant spawned
     // this turn (or placed at the start) has no previous disc.
     for (int a : live_) {
-        const Ant& ant = ants_[a];
-        if (ant.spawn_turn == turn_) {
-            stamp_vision(ant_owner_[a], ant.cell, +1);
+        if (a >= first_new_ant_) {
+            stamp_vision(ant_owner_[a], ant_cell_[a], +1);
         } else if (order_dir_[a] != 0) {
             const int d = direction_index(order_dir_[a]);
-            stamp_offsets(ant_owner_[a], ant.cell, view_leave_[d], -1);
-            stamp_offsets(ant_owner_[a], ant.cell, view_enter_[d], +1);
+            stamp_offsets(ant_owner_[a], ant_cell_[a], view_leave_[d], -1);
+            stamp_offsets(ant_owner_[a], ant_cell_[a], view_enter_[d], +1);
         }
     }
     for (auto& w : revealed_water_) std::sort(w.begin(), w.end());
@@ -655,9 +657,8 @@ void AntsEngine::update_revealed_owners() {
         if (std::find(sw.begin(), sw.end(), -1) == sw.end()) continue;
         std::fill(first_seen.begin(), first_seen.end(), INT_MAX);
         for (int a : live_) {
-            const Ant& ant = ants_[a];
-            if (sw[ant.owner] < 0 && vision_[p][ant.cell] > 0)
-                first_seen[ant.owner] = std::min(first_seen[ant.owner], ant.cell);
+            const int owner = ant_owner_[a], c = ant_cell_[a];
+            if (sw[owner] < 0 && vision_[p][c] > 0) first_seen[owner] = std::min(first_seen[owner], c);
         }
         std::vector<int> owners;
         for (int o = 0; o < players_; ++o)
@@ -674,7 +675,7 @@ void AntsEngine::update_cutoff() {
     std::vector<int> key_order;  // Python dict insertion order: ant owners, hill owners, FOOD
     std::vector<char> present(players_, 0);
     for (int a : live_) {
-        const int o = ants_[a].owner;
+        const int o = ant_owner_[a];
         ++pop[o];
         if (!present[o]) { present[o] = 1; key_order.push_back(o); }
     }
@@ -858,7 +859,7 @@ void AntsEngine::rebuild_state_objects() {
     for (const auto& hill : hills_)
         if (hill.standing()) keys.push_back(key(hill.cell, hill.owner));
     emit_distinct('h');
-    for (int a : live_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));
+    for (int a : live_) keys.push_back(key(ant_cell_[a], ant_owner_[a]));
     emit_distinct('a');
     for (int c : food_cells_) push_state_object('f', c, -1);  // kept in square order
     for (int a : killed_ants_) keys.push_back(key(ants_[a].cell, ant_owner_[a]));

@@ -202,6 +202,8 @@ private:
     std::vector<int> ant_at_, food_at_, hill_at_;
     std::vector<Ant> ants_;
     std::vector<std::int8_t> ant_owner_;     // ants_[i].owner, compact for the neighbour scans
+    std::vector<int> ant_cell_;              // ants_[i].cell, likewise
+    int first_new_ant_ = 0;                  // ants from this index on were placed this turn
     std::vector<int> live_;                  // indices of live ants
     std::vector<int> killed_ants_;           // ants killed in the current turn
     std::vector<Food> food_;
