@@ -63,6 +63,22 @@ void append_int(std::string& out, long long v) {
 
 }  // namespace
 
+std::string_view attack_rule_name(AttackRule rule) {
+    switch (rule) {
+        case AttackRule::closest: return "closest";
+        case AttackRule::support: return "support";
+        case AttackRule::damage: return "damage";
+        case AttackRule::focus: break;
+    }
+    return "focus";
+}
+
+std::optional<AttackRule> attack_rule_from_name(std::string_view name) {
+    for (AttackRule rule : {AttackRule::focus, AttackRule::closest, AttackRule::support, AttackRule::damage})
+        if (attack_rule_name(rule) == name) return rule;
+    return std::nullopt;
+}
+
 AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique_ptr<FoodSource> food,
                        SpawnKey spawn_key)
     : params_(params),
@@ -93,6 +109,12 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     orders_.assign(players_, {});
     hive_history_.assign(players_, std::vector<int>{0});
 
+    switch (params_.attack) {
+        case AttackRule::focus: do_attack_ = &AntsEngine::do_attack_focus; break;
+        case AttackRule::closest: do_attack_ = &AntsEngine::do_attack_closest; break;
+        case AttackRule::support: do_attack_ = &AntsEngine::do_attack_support; break;
+        case AttackRule::damage: do_attack_ = &AntsEngine::do_attack_damage; break;
+    }
     view_offsets_ = disc_offsets<Offset>(params_.viewradius2, true);
     attack_offsets_ = disc_offsets<Offset>(params_.attackradius2, false);
     for (const auto& o : attack_offsets_)
@@ -351,7 +373,7 @@ void AntsEngine::kill_player(int player) {
 
 void AntsEngine::finish_turn() {
     do_orders();
-    do_attack_focus();
+    (this->*do_attack_)();
     do_raze_hills();
     first_new_ant_ = static_cast<int>(ants_.size());
     do_spawn();
@@ -468,6 +490,152 @@ void AntsEngine::do_attack_focus() {
             if (b >= 0 && ant_owner_[b] != own) min_enemy = std::min(min_enemy, enemies_[b]);
         });
         if (min_enemy <= weakness) doomed.push_back(a);
+    }
+    if (doomed.empty()) return;
+    for (int a : doomed) kill_ant(a);
+    std::erase_if(live_, [&](int a) { return !ants_[a].alive(); });
+}
+
+// The battle rules not used in the contest (ants.md 3.3 names them; README.md "Battle rules"
+// states each one as the original's do_attack_closest / do_attack_support / do_attack_damage
+// do it). None of them draws random numbers or changes a score.
+
+// closest: for each squared distance d = 1 .. attackradius2 - 1 (the original's range() stops
+// before attackradius2 itself), every group of ants linked by "of different owners, exactly d
+// apart" with two or more members dies; the dead take no part at the larger distances. The
+// groups are connected components, so the result does not depend on which ant is looked at first.
+void AntsEngine::do_attack_closest() {
+    // Each live ant's enemies in range (torus distance, as the original measures them), in CSR form.
+    struct Link { int to; int d2; };
+    std::vector<int> first(live_.size() + 1, 0);
+    std::vector<Link> links;
+    if (enemies_.size() < ants_.size()) enemies_.resize(ants_.size());
+    for (std::size_t i = 0; i < live_.size(); ++i) enemies_[live_[i]] = static_cast<int>(i);  // ant -> position
+    std::vector<int> distances;
+    for (std::size_t i = 0; i < live_.size(); ++i) {
+        const int a = live_[i];
+        const std::int8_t own = ant_owner_[a];
+        for_offsets(ant_cell_[a], attack_offsets_, [&](int v) {
+            const int b = ant_at_[v];
+            if (b < 0 || ant_owner_[b] == own) return;
+            const int d2 = distance2(ant_cell_[a], v);
+            if (d2 >= params_.attackradius2) return;
+            links.push_back({enemies_[b], d2});
+            distances.push_back(d2);
+        });
+        first[i + 1] = static_cast<int>(links.size());
+    }
+    if (links.empty()) return;
+    std::sort(distances.begin(), distances.end());
+    distances.erase(std::unique(distances.begin(), distances.end()), distances.end());
+    std::vector<char> dead(live_.size(), 0);
+    std::vector<int> seen(live_.size(), 0);  // distance whose search last reached the ant
+    std::vector<int> group;
+    for (const int d : distances) {  // the distances no pair has would kill nobody
+        for (std::size_t start = 0; start < live_.size(); ++start) {
+            if (dead[start] || seen[start] == d) continue;
+            group.assign(1, static_cast<int>(start));
+            seen[start] = d;
+            for (std::size_t k = 0; k < group.size(); ++k)
+                for (int l = first[group[k]]; l < first[group[k] + 1]; ++l) {
+                    const Link& link = links[l];
+                    if (link.d2 != d || dead[link.to] || seen[link.to] == d) continue;
+                    seen[link.to] = d;
+                    group.push_back(link.to);
+                }
+            if (group.size() > 1)
+                for (int i : group) dead[i] = 1;
+        }
+    }
+    bool any = false;
+    for (std::size_t i = 0; i < live_.size(); ++i)
+        if (dead[i]) {
+            kill_ant(live_[i]);
+            any = true;
+        }
+    if (any) std::erase_if(live_, [&](int a) { return !ants_[a].alive(); });
+}
+
+// support: the original counts friends among the ants its nearby-ants search returns, but that
+// search already leaves out the ant's own player, so the friend count is always 0 and the rule
+// is "an ant with at least one enemy in range dies" (all decided first, applied together).
+void AntsEngine::do_attack_support() {
+    std::vector<int> doomed;
+    for (int a : live_) {
+        const std::int8_t own = ant_owner_[a];
+        bool engaged = false;
+        for_offsets(ant_cell_[a], attack_offsets_, [&](int v) {
+            const int b = ant_at_[v];
+            if (b >= 0 && ant_owner_[b] != own) engaged = true;
+        });
+        if (engaged) doomed.push_back(a);
+    }
+    if (doomed.empty()) return;
+    for (int a : doomed) kill_ant(a);
+    std::erase_if(live_, [&](int a) { return !ants_[a].alive(); });
+}
+
+namespace {
+
+// 1/n_1 + ... + 1/n_k >= 1, exactly as the original's Fraction sum (denominators are enemy
+// counts, so the common denominator stays far below 2^128 for any radius the options allow;
+// should it not, the rest is summed in long double).
+bool reciprocals_reach_one(std::vector<int>& counts) {
+    std::sort(counts.begin(), counts.end());  // large terms first: most deaths are decided early
+    using u128 = unsigned __int128;
+    auto gcd = [](u128 x, u128 y) {
+        while (y != 0) {
+            const u128 t = x % y;
+            x = y;
+            y = t;
+        }
+        return x;
+    };
+    u128 num = 0, den = 1;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        const u128 n = static_cast<u128>(counts[i]);
+        u128 scaled = 0, next_den = 0;
+        if (__builtin_mul_overflow(num, n, &scaled) || __builtin_mul_overflow(den, n, &next_den) ||
+            __builtin_add_overflow(scaled, den, &scaled)) {
+            long double sum = static_cast<long double>(num) / static_cast<long double>(den);
+            for (std::size_t j = i; j < counts.size(); ++j) sum += 1.0L / counts[j];
+            return sum >= 1.0L;
+        }
+        const u128 g = gcd(scaled, next_den);
+        num = scaled / g;
+        den = next_den / g;
+        if (num >= den) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// damage: every ant with n enemies in range deals 1/n to each of them; an ant whose damage adds
+// up to at least 1 dies (all decided first, applied together). An enemy seen twice through the
+// wrap of a tiny map counts twice, as in the original's list of nearby ants.
+void AntsEngine::do_attack_damage() {
+    if (enemies_.size() < ants_.size()) enemies_.resize(ants_.size());
+    for (int a : live_) {
+        const std::int8_t own = ant_owner_[a];
+        int n = 0;
+        for_offsets(ant_cell_[a], attack_offsets_, [&](int v) {
+            const int b = ant_at_[v];
+            if (b >= 0 && ant_owner_[b] != own) ++n;
+        });
+        enemies_[a] = n;
+    }
+    std::vector<int> doomed, attackers;
+    for (int a : live_) {
+        if (enemies_[a] == 0) continue;
+        // a's enemies are exactly the ants that have a among their enemies (the disc is symmetric)
+        const std::int8_t own = ant_owner_[a];
+        attackers.clear();
+        for_offsets(ant_cell_[a], attack_offsets_, [&](int v) {
+            const int b = ant_at_[v];
+            if (b >= 0 && ant_owner_[b] != own) attackers.push_back(enemies_[b]);
+        });
+        if (reciprocals_reach_one(attackers)) doomed.push_back(a);
     }
     if (doomed.empty()) return;
     for (int a : doomed) kill_ant(a);
@@ -998,6 +1166,9 @@ nlohmann::json AntsEngine::replaydata() const {
     r["food_rate"] = params_.food_rate;
     r["food_turn"] = params_.food_turn;
     r["food_start"] = params_.food_start;
+    // Not in the original's replays (it does not record its --attack); written only for the
+    // other battle rules so `arbiter verify` replays such a game with its rule.
+    if (params_.attack != AttackRule::focus) r["attack"] = std::string(attack_rule_name(params_.attack));
     r["map"] = {{"rows", rows_}, {"cols", cols_}, {"data", map_rows()}};
     json food = json::array();
     for (const auto& f : food_) {

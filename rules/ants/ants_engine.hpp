@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,6 +21,13 @@
 #include "rules/ants/ants_map.hpp"
 
 namespace arb::ants {
+
+// The original's battle rules (ants.md 3.3, `--attack`; README.md "Battle rules" has each rule
+// as the original's final ants.py implements it). The contest used focus.
+enum class AttackRule : std::uint8_t { focus, closest, support, damage };
+std::string_view attack_rule_name(AttackRule rule);
+// nullopt for a name the original does not know.
+std::optional<AttackRule> attack_rule_from_name(std::string_view name);
 
 // Every parameter of the original with its playgame default (ants.md section 5).
 struct AntsParams {
@@ -38,6 +46,7 @@ struct AntsParams {
     std::int64_t engine_seed = 0;
     std::int64_t player_seed = 0;
     bool scenario = false;  // take ants and food from the map instead of one ant per hill
+    AttackRule attack = AttackRule::focus;
 };
 
 inline constexpr int kNoOwner = -1;
@@ -181,7 +190,12 @@ private:
     void add_initial_ant(int cell, int owner);
     void kill_ant(int ant_index);
     void do_orders();
+    // One battle phase per rule; finish_turn calls the one chosen at construction.
     void do_attack_focus();
+    void do_attack_closest();
+    void do_attack_support();
+    void do_attack_damage();
+    void (AntsEngine::*do_attack_)() = &AntsEngine::do_attack_focus;
     void do_raze_hills();
     void do_spawn();
     void do_gather();

@@ -1,6 +1,7 @@
 #include "rules/ants/ants_food.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <deque>
 #include <optional>
 #include <span>
@@ -31,32 +32,6 @@ void ScheduledFood::start_game(AntsEngine& engine) { place_turn(engine, 0); }
 
 int ScheduledFood::place(AntsEngine& engine, int) {
     place_turn(engine, engine.turn());
-    return 0;
-}
-
-// ---------------------------------------------------------------------------------------------
-// RandomFood (start: land_area / food_start items; the original also seeds its starting food
-// with the symmetric "visible" sets, which needs a symmetric map)
-
-void RandomFood::start_game(AntsEngine& engine) {
-    const int amount = engine.params().food_start > 0 ? engine.land_area() / engine.params().food_start : 0;
-    place(engine, amount);
-}
-
-int RandomFood::place(AntsEngine& engine, int amount) {
-    if (engine.land_area() <= 0) return amount;
-    for (int i = 0; i < amount; ++i) {
-        for (int tries = 0; tries < 1000000; ++tries) {
-            // randrange(rows), randrange(cols) as do_food_random
-            const int row = static_cast<int>(python_->randbelow(static_cast<std::uint64_t>(engine.rows())));
-            const int col = static_cast<int>(python_->randbelow(static_cast<std::uint64_t>(engine.cols())));
-            if (engine.is_free_land(engine.cell(row, col))) {
-                engine.add_pending_food(engine.cell(row, col));
-                break;
-            }
-        }
-    }
-    engine.place_pending_food();
     return 0;
 }
 
@@ -282,28 +257,144 @@ int SymmetricFood::take(AntsEngine& engine, Cycle& cycle, int amount) {
     }
 }
 
-void SymmetricFood::start_game(AntsEngine& engine) {
-    const auto all = symmetries(engine);
-    symmetry_ = all[below_(all.size())];
-    auto init = [](Cycle& cycle, std::vector<FoodSet> sets) {
-        cycle.sets = std::move(sets);
-        cycle.queue.clear();
-        for (int i = 0; i < static_cast<int>(cycle.sets.size()); ++i) cycle.queue.push_back(i);
-        cycle.queue.push_back(-1);
-    };
-    init(visible_, food_sets(engine, true));
-    init(normal_, food_sets(engine, false));
-    started_ = true;
+namespace {
+
+void init_cycle(std::vector<std::vector<int>> sets, std::vector<std::vector<int>>& cycle_sets, std::deque<int>& queue) {
+    cycle_sets = std::move(sets);
+    queue.clear();
+    for (int i = 0; i < static_cast<int>(cycle_sets.size()); ++i) queue.push_back(i);
+    queue.push_back(-1);
+}
+
+// What the original's start_game asks the placer for after the visible food (its leftover is dropped).
+int starting_amount(const AntsEngine& engine, bool visible_placed) {
     const auto& p = engine.params();
-    const int visible_amount = p.food_visible * engine.players();
-    const int starting = p.food_start > 0 ? engine.land_area() / p.food_start - visible_amount : 0;
-    take(engine, visible_, visible_amount);
-    take(engine, normal_, starting);  // leftovers of the start are dropped
+    if (p.food_start <= 0) return 0;
+    return engine.land_area() / p.food_start - (visible_placed ? p.food_visible * engine.players() : 0);
+}
+
+}  // namespace
+
+void SymmetricFood::start_game(AntsEngine& engine) {
+    start_visible_sets(engine, symmetries(engine));
+    init_cycle(food_sets(engine, false), normal_.sets, normal_.queue);
+    started_ = true;
+    take(engine, normal_, starting_amount(engine, true));  // leftovers of the start are dropped
+}
+
+void SymmetricFood::start_visible_sets(AntsEngine& engine, const std::vector<std::vector<Aim>>& all) {
+    symmetry_ = all[below_(all.size())];  // choice(get_map_symmetry())
+    init_cycle(food_sets(engine, true), visible_.sets, visible_.queue);
+    take(engine, visible_, engine.params().food_visible * engine.players());  // leftovers dropped
+}
+
+bool SymmetricFood::start_visible(AntsEngine& engine) {
+    std::vector<std::vector<Aim>> all;
+    try {
+        all = symmetries(engine);
+    } catch (const UserError&) {
+        return false;  // the original raises here; we go on without the visible food
+    }
+    start_visible_sets(engine, all);
+    return true;
 }
 
 int SymmetricFood::place(AntsEngine& engine, int amount) {
     if (!started_) return amount;
     return take(engine, normal_, amount);
+}
+
+// ---------------------------------------------------------------------------------------------
+// RandomFood (do_food_random)
+
+void RandomFood::start_game(AntsEngine& engine) {
+    const bool visible = visible_.start_visible(engine);
+    place(engine, starting_amount(engine, visible));
+}
+
+int RandomFood::place(AntsEngine& engine, int amount) {
+    if (engine.land_area() <= 0) return amount;
+    for (int i = 0; i < amount; ++i) {
+        for (int tries = 0; tries < 1000000; ++tries) {
+            // randrange(rows), randrange(cols) as do_food_random
+            const int row = static_cast<int>(python_->randbelow(static_cast<std::uint64_t>(engine.rows())));
+            const int col = static_cast<int>(python_->randbelow(static_cast<std::uint64_t>(engine.cols())));
+            if (engine.is_free_land(engine.cell(row, col))) {
+                engine.add_pending_food(engine.cell(row, col));
+                break;
+            }
+        }
+    }
+    engine.place_pending_food();
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// SectionsFood (do_food_sections over access_map)
+
+std::vector<std::vector<int>> SectionsFood::sections(const AntsEngine& engine) {
+    const int cells = engine.rows() * engine.cols();
+    constexpr int kWaterSquare = -2, kUnreached = -1;
+    std::vector<int> distance(static_cast<std::size_t>(cells), kUnreached);
+    std::vector<std::uint32_t> reached_by(static_cast<std::size_t>(cells), 0);  // bit per player
+    std::vector<int> discovered;  // the original's dict insertion order
+    std::deque<int> queue;
+    for (int c = 0; c < cells; ++c) {
+        if (const int a = engine.ant_at(c); a >= 0) {
+            distance[c] = 0;
+            reached_by[c] |= 1u << engine.ants()[a].owner;
+            discovered.push_back(c);
+            queue.push_back(c);
+        } else if (engine.water()[c]) {
+            distance[c] = kWaterSquare;
+        }
+    }
+    // A square is popped only after every square one step nearer, so its player set is final.
+    while (!queue.empty()) {
+        const int c = queue.front();
+        queue.pop_front();
+        for (char d : {'n', 'e', 's', 'w'}) {  // the original's AIM order
+            const int n = engine.step(c, d);
+            if (distance[n] == kWaterSquare) continue;
+            if (distance[n] == kUnreached) {
+                distance[n] = distance[c] + 1;
+                reached_by[n] |= reached_by[c];
+                discovered.push_back(n);
+                queue.push_back(n);
+            } else if (distance[n] == distance[c] + 1) {
+                reached_by[n] |= reached_by[c];
+            }
+        }
+    }
+    std::vector<std::vector<int>> out(static_cast<std::size_t>(engine.players()));
+    for (int c : discovered)
+        if (std::has_single_bit(reached_by[c])) out[static_cast<std::size_t>(std::countr_zero(reached_by[c]))].push_back(c);
+    return out;
+}
+
+void SectionsFood::start_game(AntsEngine& engine) {
+    sections_ = sections(engine);  // the original computes it in __init__, from the starting ants
+    const bool visible = visible_.start_visible(engine);
+    place(engine, starting_amount(engine, visible));
+}
+
+int SectionsFood::place(AntsEngine& engine, int amount) {
+    const int players = engine.players();
+    // Python's // and % (the start amount can be negative: no rounds then)
+    int rounds = amount / players, left_over = amount % players;
+    if (left_over < 0) {
+        left_over += players;
+        --rounds;
+    }
+    for (int round = 0; round < rounds; ++round)
+        for (const auto& section : sections_) {
+            // The original's choice() raises on an empty section; we skip that player (no draw).
+            if (section.empty()) continue;
+            const int c = section[python_->randbelow(section.size())];
+            if (engine.is_free_land(c)) engine.add_pending_food(c);
+        }
+    engine.place_pending_food();
+    return left_over;
 }
 
 }  // namespace arb::ants

@@ -37,16 +37,6 @@ private:
     std::vector<std::string> problems_;
 };
 
-// --food random: pending food on land squares drawn with randrange(rows), randrange(cols).
-class RandomFood final : public FoodSource {
-public:
-    explicit RandomFood(std::shared_ptr<CPythonRandom> python) : python_(std::move(python)) {}
-    void start_game(AntsEngine& engine) override;
-    int place(AntsEngine& engine, int amount) override;
-
-private:
-    std::shared_ptr<CPythonRandom> python_;
-};
 
 // --food symmetric (the contest default): food in sets at the same offset from every player's
 // hill under one of the map's symmetries, sets cycled in shuffled passes, food queued until its
@@ -65,6 +55,11 @@ public:
     void start_game(AntsEngine& engine) override;
     int place(AntsEngine& engine, int amount) override;
     std::size_t set_count() const { return normal_.sets.size(); }
+    // The original's start_game places food_visible x players food from the "visible" sets
+    // (do_food_visible) whatever the placer; the random and sections placers call this first.
+    // Chooses the symmetry and places that food; false (nothing drawn) on a map without
+    // symmetry, where the original stops with an error.
+    bool start_visible(AntsEngine& engine);
 
 private:
     struct Aim { int hill_cell; int aim; };
@@ -76,12 +71,47 @@ private:
     static std::vector<std::vector<Aim>> symmetries(const AntsEngine& engine);
     std::vector<FoodSet> food_sets(const AntsEngine& engine, bool starting) const;
     int take(AntsEngine& engine, Cycle& cycle, int amount);
+    void start_visible_sets(AntsEngine& engine, const std::vector<std::vector<Aim>>& symmetries);
 
     std::function<std::uint64_t(std::uint64_t)> below_;  // uniform in [0, n)
     bool python_order_ = false;
     std::vector<Aim> symmetry_;
     Cycle visible_, normal_;
     bool started_ = false;
+};
+
+// --food random (do_food_random): pending food on land squares drawn with randrange(rows),
+// randrange(cols), redrawn until the square is free land. Starts as the original's start_game:
+// the symmetric visible food, then land_area / food_start minus that from this placer.
+class RandomFood final : public FoodSource {
+public:
+    explicit RandomFood(std::shared_ptr<CPythonRandom> python) : python_(python), visible_(std::move(python)) {}
+    void start_game(AntsEngine& engine) override;
+    int place(AntsEngine& engine, int amount) override;
+
+private:
+    std::shared_ptr<CPythonRandom> python_;
+    SymmetricFood visible_;
+};
+
+// --food sections (do_food_sections, the original Ants class's default placer): the map is
+// split into each player's section, the squares its starting ants reach strictly first
+// (access_map: a breadth-first search over non-water squares from all starting ants at once);
+// each round draws one square per player with choice(section), and a square that is not free
+// land wastes its draw. amount % players is left for later. Starts like RandomFood.
+class SectionsFood final : public FoodSource {
+public:
+    explicit SectionsFood(std::shared_ptr<CPythonRandom> python) : python_(python), visible_(std::move(python)) {}
+    void start_game(AntsEngine& engine) override;
+    int place(AntsEngine& engine, int amount) override;
+    // Per player, the squares of its section in the original's list order (the starting ants'
+    // squares row by row, then the search's discovery order, as CPython 3 keeps dict order).
+    static std::vector<std::vector<int>> sections(const AntsEngine& engine);
+
+private:
+    std::shared_ptr<CPythonRandom> python_;
+    SymmetricFood visible_;
+    std::vector<std::vector<int>> sections_;
 };
 
 }  // namespace arb::ants

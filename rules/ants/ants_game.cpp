@@ -73,10 +73,12 @@ Setup setup_for(const MatchRequest& request) {
     p.food_start = food_param(request, "food_start", 75, 175, *s.python);
     p.food_visible = food_param(request, "food_visible", 3, 5, *s.python);
     s.food_mode = request.options.text("food");
-    if (s.food_mode != "symmetric" && s.food_mode != "random" && s.food_mode != "none")
-        throw UserError("game option 'food' must be symmetric, random or none (got '" + s.food_mode + "')");
-    if (request.options.text("attack") != "focus")
-        throw UserError("game option 'attack': only 'focus' (the contest rule) is implemented");
+    if (s.food_mode != "symmetric" && s.food_mode != "random" && s.food_mode != "sections" && s.food_mode != "none")
+        throw UserError("game option 'food' must be symmetric, random, sections or none (got '" + s.food_mode + "')");
+    const std::string attack = request.options.text("attack");
+    const auto rule = attack_rule_from_name(attack);
+    if (!rule) throw UserError("game option 'attack' must be focus, closest, support or damage (got '" + attack + "')");
+    p.attack = *rule;
     s.strict = request.options.flag("strict");
     return s;
 }
@@ -84,6 +86,7 @@ Setup setup_for(const MatchRequest& request) {
 std::unique_ptr<FoodSource> food_source(const Setup& s) {
     if (s.food_mode == "none") return std::make_unique<NoFood>();
     if (s.food_mode == "random") return std::make_unique<RandomFood>(s.python);
+    if (s.food_mode == "sections") return std::make_unique<SectionsFood>(s.python);
     return std::make_unique<SymmetricFood>(s.python);
 }
 
@@ -107,8 +110,10 @@ GameDescriptor describe_game() {
         {"food_turn", OptionKind::text, "", "food period in turns (default: drawn from 19..37)"},
         {"food_start", OptionKind::text, "", "starting food = land area / food_start (default: drawn from 75..175)"},
         {"food_visible", OptionKind::text, "", "starting food per player near its hill (default: drawn from 3..5)"},
-        {"food", OptionKind::text, "symmetric", "food placer: symmetric, random or none"},
-        {"attack", OptionKind::text, "focus", "battle rule (only focus, the contest rule)"},
+        {"food", OptionKind::text, "symmetric",
+         "food placer: symmetric (the contest's), random, sections (each player's nearest squares) or none"},
+        {"attack", OptionKind::text, "focus",
+         "battle rule: focus (the contest's), closest, support or damage (see rules/ants/README.md)"},
         {"cutoff_turn", OptionKind::integer, "150", "turns one side may hold cutoff_percent before the game ends"},
         {"cutoff_percent", OptionKind::number, "0.85", "share of the population that counts as dominating"},
         {"engine_seed", OptionKind::text, "", "engine seed written to the replay (default: --seed)"},

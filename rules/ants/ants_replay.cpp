@@ -69,6 +69,11 @@ RecordedGame parse_recorded_game(const json& replay, const std::string& source) 
         p.viewradius2 = get_int(rd, "viewradius2", p.viewradius2);
         p.attackradius2 = get_int(rd, "attackradius2", p.attackradius2);
         p.spawnradius2 = get_int(rd, "spawnradius2", p.spawnradius2);
+        if (rd.contains("attack")) {
+            const auto rule = rd["attack"].is_string() ? attack_rule_from_name(rd["attack"].get<std::string>()) : std::nullopt;
+            if (!rule) throw UserError(source + ": replaydata 'attack' must be focus, closest, support or damage");
+            p.attack = *rule;
+        }
         p.food_rate = get_int(rd, "food_rate", 0);
         p.food_turn = get_int(rd, "food_turn", 1);
         p.food_start = get_int(rd, "food_start", 0);
