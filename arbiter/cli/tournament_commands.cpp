@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/core/interrupt.hpp"
 #include "arbiter/core/user_error.hpp"
 #include "arbiter/ladder/ladder.hpp"
 #include "arbiter/match/match_runner.hpp"
@@ -123,14 +124,17 @@ void run_tournament_command(const TournamentArgs& a) {
     spdlog::info("tournament '{}': {} {}, {} bots, {}{}, -j {}", c.name, c.game, tournament::to_string(c.format),
                  tournament::participants_of(c).size(), c.rounds ? fmt::format("{} rounds", *c.rounds) : "",
                  c.time_budget_s ? fmt::format(" time budget {} s", *c.time_budget_s) : "", options.jobs);
+    options.stop_requested = interrupt_requested;
     tournament::TournamentRunner runner(c, game, store, [&game](const MatchRequest& r) { return run_match(game, r); },
                                         tournament::fit_rating_model, options);
+    const InterruptScope interrupts;  // Ctrl-C: finish and store the matches in progress, then stop
     const auto outcome = runner.run();
 
     std::cout << fmt::format("tournament {}: {} matches ({} played now, {} from earlier runs) in {:.1f} s{}\n", c.name,
                              outcome.played.size(), outcome.played_this_run, outcome.already_played, outcome.wall_s,
                              outcome.complete ? (outcome.budget_reached ? ", time budget reached" : "")
-                                              : ", INCOMPLETE (run the same command again to resume)");
+                             : outcome.interrupted ? ", INTERRUPTED (run the same command again to resume)"
+                                                   : ", INCOMPLETE (run the same command again to resume)");
     std::vector<const tournament::PlayedMatch*> pointers;
     for (const auto& p : outcome.played) pointers.push_back(&p);
     const auto history = tournament::build_history(outcome.participants, pointers);
@@ -153,6 +157,7 @@ void run_tournament_command(const TournamentArgs& a) {
                                  outcome.failed);
         throw ExitStatus{1};
     }
+    if (outcome.interrupted && !outcome.complete) throw ExitStatus{128 + interrupt_signal()};
 }
 
 struct LadderArgs {
@@ -179,7 +184,15 @@ void run_ladder_command(const LadderArgs& a) {
     all.push_back(request.new_bot);
     check_bots(all);
     auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
+    request.stop_requested = interrupt_requested;
+    const InterruptScope interrupts;  // Ctrl-C: finish and store the matches in progress, then stop
     const auto outcome = ladder::run_ladder(request, game, store, [&game](const MatchRequest& r) { return run_match(game, r); });
+    if (outcome.interrupted) {
+        std::cout << fmt::format("ladder {}: INTERRUPTED after {} matches this run (stored; run the same command "
+                                 "again to resume)\n",
+                                 request.new_bot.name, outcome.matches_this_run);
+        throw ExitStatus{128 + interrupt_signal()};
+    }
     std::cout << (a.output == "json" ? outcome.to_json() + "\n" : outcome.to_text());
     const int code = ladder::exit_code(outcome.verdict);
     if (code != 0) throw ExitStatus{code};

@@ -255,6 +255,10 @@ LadderOutcome run_ladder(const LadderRequest& request, const GameDescriptor& gam
         const std::uint64_t bot_key = name_hash(new_name);
         int round = 0;
         while (true) {
+            if (request.stop_requested && request.stop_requested()) {
+                outcome.interrupted = true;
+                return outcome;
+            }
             int faulted = 0;
             const int played = my_matches(round, &faulted);
             if (played >= settings.max_matches) {
@@ -325,9 +329,10 @@ LadderOutcome run_ladder(const LadderRequest& request, const GameDescriptor& gam
                 requests.push_back(std::move(r));
                 keys.push_back(key);
             }
-            const auto results = tournament::play_concurrently(requests, request.jobs, play);
+            const auto results = tournament::play_concurrently(requests, request.jobs, play, request.stop_requested);
             for (std::size_t i = 0; i < results.size(); ++i) {
                 if (results[i].error) std::rethrow_exception(results[i].error);
+                if (!results[i].record) continue;  // not started: a stop was requested
                 store.insert_match(*results[i].record, tournament, keys[i]);
                 stored.emplace(keys[i], *results[i].record);
                 ++outcome.matches_this_run;

@@ -9,6 +9,7 @@
 // in all cyclic rotations on one deal set. Rounds are planned from stored results only, and
 // results are keyed, so a killed ladder run resumes exactly when the command is run again.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -36,6 +37,9 @@ struct LadderRequest {
     BotSpec new_bot;
     std::optional<std::string> previous;     // default: latest registered bot of the same family
     int jobs = 1;
+    // Polled between matches: once true, no new match starts; the run returns with
+    // `interrupted` after storing the matches in progress, without a verdict or snapshot.
+    std::function<bool()> stop_requested;
 };
 
 struct LadderOutcome {
@@ -50,6 +54,7 @@ struct LadderOutcome {
     int matches_total = 0;             // of the new bot, over all its ladder runs
     int rounds = 0;
     int faults = 0;                    // the new bot's faulted matches
+    bool interrupted = false;          // stop_requested ended the run; rerun to resume
     std::string stop_reason;           // "interval 43.2 <= 50", "game budget", ...
     std::int64_t snapshot_id = 0;
     std::string ratings_table;         // bayeselo-style table of the pool after the run

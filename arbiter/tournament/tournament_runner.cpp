@@ -35,7 +35,8 @@ int core_count() { return static_cast<int>(std::max(1u, std::thread::hardware_co
 // N threads, each playing whole matches; the main thread alone touches the store.
 class WorkerPool {
 public:
-    WorkerPool(int threads, const MatchFunction& play) : play_(play), jobs_(threads) {
+    WorkerPool(int threads, const MatchFunction& play, std::function<bool()> stop_requested)
+        : play_(play), jobs_(threads), stop_requested_(std::move(stop_requested)) {
         for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
     }
     ~WorkerPool() { close(); }
@@ -61,9 +62,14 @@ public:
         return running_;
     }
     // Waits until a completion is available or nothing is running or queued; returns all ready.
+    // A stop request is polled a few times a second (it comes from a signal handler).
     std::vector<Completion> wait() {
         std::unique_lock lock(mutex_);
-        done_cv_.wait(lock, [&] { return !done_.empty() || (running_ == 0 && (queue_.empty() || stop_taking_)); });
+        auto ready = [&] { return !done_.empty() || (running_ == 0 && (queue_.empty() || stop_taking_)); };
+        while (!ready()) {
+            done_cv_.wait_for(lock, std::chrono::milliseconds(100), ready);
+            if (!stop_taking_ && stop_requested_ && stop_requested_()) stop_taking_ = true;
+        }
         std::vector<Completion> out(std::make_move_iterator(done_.begin()), std::make_move_iterator(done_.end()));
         done_.clear();
         return out;
@@ -83,6 +89,10 @@ private:
         std::unique_lock lock(mutex_);
         while (true) {
             work_cv_.wait(lock, [&] { return closing_ || (!stop_taking_ && !queue_.empty()); });
+            if (!stop_taking_ && stop_requested_ && stop_requested_()) {
+                stop_taking_ = true;
+                done_cv_.notify_all();
+            }
             if (stop_taking_ || queue_.empty()) {
                 if (closing_) return;
                 continue;
@@ -108,6 +118,7 @@ private:
 
     const MatchFunction& play_;
     const int jobs_;
+    const std::function<bool()> stop_requested_;
     std::mutex mutex_;
     std::condition_variable work_cv_, done_cv_;
     std::deque<Job> queue_;
@@ -151,7 +162,7 @@ std::string stem_of(const ScheduledMatch& m) { return fmt::format("r{}-g{}-s{}",
 }  // namespace
 
 std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>& requests, int jobs,
-                                                const MatchFunction& play) {
+                                                const MatchFunction& play, const std::function<bool()>& stop_requested) {
     std::vector<ConcurrentResult> out(requests.size());
     std::mutex mutex;
     std::size_t next = 0;
@@ -163,6 +174,7 @@ std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>&
             {
                 std::lock_guard lock(mutex);
                 if (next >= requests.size()) return;
+                if (stop_requested && stop_requested()) return;
                 i = next++;
                 ++running;
                 note = LoadNote{utc_timestamp_now(), running, jobs, core_count(), machine_load_now()};
@@ -314,7 +326,7 @@ TournamentOutcome TournamentRunner::run() {
         return build_history(planner->participants(), earlier);
     };
 
-    WorkerPool pool(options_.jobs, play_);
+    WorkerPool pool(options_.jobs, play_, options_.stop_requested);
     auto enqueue = [&](const Round& round) {
         for (const auto& m : round.matches)
             if (!played.count(m.key)) pool.push(Job{m, request_for(m)});
@@ -364,6 +376,11 @@ TournamentOutcome TournamentRunner::run() {
     std::exception_ptr fatal;
     bool stopped = false;
     while (true) {
+        if (!stopped && options_.stop_requested && options_.stop_requested()) {
+            stopped = true;
+            outcome.interrupted = true;
+            pool.stop_taking();
+        }
         // Plan the next round when it may be planned: independent rounds one ahead of the
         // workers, dependent rounds once every earlier round has its results.
         if (!stopped && !fatal && (!limit || next_round < *limit) && !budget_over()) {
@@ -420,6 +437,7 @@ TournamentOutcome TournamentRunner::run() {
         if (options_.progress_out) progress.update(state());
     }
     pool.close();
+    if (options_.stop_requested && options_.stop_requested()) outcome.interrupted = true;
     if (options_.progress_out) progress.finish(state());
     if (fatal) std::rethrow_exception(fatal);
 
@@ -430,7 +448,7 @@ TournamentOutcome TournamentRunner::run() {
     });
     for (const auto& [i, r] : rounds) outcome.scheduled += static_cast<int>(r.matches.size());
     outcome.complete = outcome.scheduled == static_cast<int>(outcome.played.size()) &&
-                       (limit ? next_round >= *limit : true) && !stopped;
+                       (limit ? next_round >= *limit : true) && (!stopped || outcome.interrupted);
     outcome.budget_reached = budget_over();
     if (outcome.budget_reached && !stopped && outcome.scheduled == static_cast<int>(outcome.played.size()))
         outcome.complete = true;  // a time-budgeted tournament ends with its last whole round

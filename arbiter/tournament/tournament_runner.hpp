@@ -29,6 +29,9 @@ struct RunnerOptions {
     double progress_log_interval_s = 10.0;
     // Tests: stop handing out matches after this many were played in this run (a "kill").
     std::optional<int> stop_after_matches;
+    // Polled while matches run: once true, no new match starts and the run ends after the
+    // matches in progress are stored (Ctrl-C; arb::interrupt_requested in the CLI).
+    std::function<bool()> stop_requested;
 };
 
 struct BotFaults {
@@ -46,6 +49,7 @@ struct TournamentOutcome {
     int failed = 0;                          // could not be played (exception), still unplayed
     bool complete = false;                   // every planned round played (and no more to plan)
     bool budget_reached = false;             // the time budget stopped the planning of rounds
+    bool interrupted = false;                // stop_requested ended the run early
     std::map<std::string, BotFaults> faults; // by bot
     double wall_s = 0;
 };
@@ -74,12 +78,15 @@ private:
 // Plays independent matches on up to `jobs` threads; results in input order. An entry without
 // a record holds the exception that match threw.
 struct ConcurrentResult {
-    std::optional<MatchRecord> record;
+    std::optional<MatchRecord> record;  // neither record nor error: not started (stop requested)
     std::exception_ptr error;
     LoadNote load;
 };
+// Plays the requests on `jobs` threads. When stop_requested turns true, requests not yet
+// started are skipped; those in progress finish.
 std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>& requests, int jobs,
-                                                const MatchFunction& play);
+                                                const MatchFunction& play,
+                                                const std::function<bool()>& stop_requested = {});
 
 // Per-bot fault counts over records.
 std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played);

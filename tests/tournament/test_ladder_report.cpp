@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -97,6 +98,39 @@ TEST_CASE("ladder verdicts: baseline, better, worse, broken; a finished run repl
     auto clash = request_for("hero-1.9", dir);
     clash.new_bot = parse_bot_spec("name=hero-1.9 cmd=/bin/false");
     CHECK_THROWS_AS(ladder::run_ladder(clash, game, store, test::fake_match), UserError);
+}
+
+TEST_CASE("a stopped ladder run stores its matches without a verdict; the rerun ends as an unstopped one") {
+    const GameDescriptor game = test::fake_game();
+    const auto ref_dir = temp_dir("stop-reference");
+    auto ref_store = rating::Store::open((ref_dir / "ladder.sqlite").string(), rating::OpenMode::create_or_open);
+    (void)ladder::run_ladder(request_for("hero-1.4", ref_dir), game, ref_store, test::fake_match);
+    const auto reference = ladder::run_ladder(request_for("hero-1.9", ref_dir), game, ref_store, test::fake_match);
+
+    const auto dir = temp_dir("stop");
+    auto store = rating::Store::open((dir / "ladder.sqlite").string(), rating::OpenMode::create_or_open);
+    (void)ladder::run_ladder(request_for("hero-1.4", dir), game, store, test::fake_match);
+    std::atomic<int> started{0};
+    std::atomic<bool> stop{false};
+    auto play = [&](const MatchRequest& r) {
+        if (++started == 6) stop = true;  // the request comes while the sixth match is played
+        return test::fake_match(r);
+    };
+    auto stopped_request = request_for("hero-1.9", dir);
+    stopped_request.stop_requested = [&] { return stop.load(); };
+    const auto stopped = ladder::run_ladder(stopped_request, game, store, play);
+    CHECK(stopped.interrupted);
+    CHECK(stopped.matches_this_run == started.load());
+    CHECK(stopped.matches_this_run < 32);
+    CHECK(stopped.snapshot_id == 0);  // no verdict, no snapshot
+
+    const auto resumed = ladder::run_ladder(request_for("hero-1.9", dir), game, store, test::fake_match);
+    CHECK_FALSE(resumed.interrupted);
+    CHECK(resumed.matches_this_run == 32 - stopped.matches_this_run);
+    CHECK(resumed.matches_total == reference.matches_total);
+    CHECK(resumed.verdict == reference.verdict);
+    CHECK(resumed.los == doctest::Approx(reference.los));
+    CHECK(resumed.ratings_table == reference.ratings_table);
 }
 
 TEST_CASE("the report has ratings, history, LOS and failures with transcript links") {

@@ -219,3 +219,38 @@ TEST_CASE("the schedule is stored before the first match runs") {
     TournamentRunner(config_of(4, 3, 3), game, store, probe, simple_fit, quiet(1)).run();
     CHECK(checked);
 }
+
+TEST_CASE("a stop request (Ctrl-C) lets running matches finish, starts none, and the rerun completes") {
+    const GameDescriptor game = fake_game();
+    const TournamentConfig config = config_of(8, 4, 2);
+    auto full_store = rating::Store::open(temp_db("stop-reference").string(), rating::OpenMode::create_or_open);
+    const auto reference = TournamentRunner(config, game, full_store, fake_match, simple_fit, quiet(2)).run();
+    REQUIRE(reference.complete);
+
+    auto store = rating::Store::open(temp_db("stop").string(), rating::OpenMode::create_or_open);
+    std::atomic<int> started{0};
+    std::atomic<bool> stop{false};
+    // The request comes while the fifth match is being played, as a signal would.
+    auto play = [&](const MatchRequest& r) {
+        if (++started == 5) stop = true;
+        return fake_match(r);
+    };
+    RunnerOptions o = quiet(2);
+    o.stop_requested = [&] { return stop.load(); };
+    const TournamentOutcome interrupted = TournamentRunner(config, game, store, play, simple_fit, o).run();
+    CHECK(interrupted.interrupted);
+    CHECK_FALSE(interrupted.complete);
+    // Every match that started was finished and stored; with 2 workers at most one more than
+    // the fifth had started when the request came.
+    CHECK(interrupted.played_this_run == started.load());
+    CHECK(started.load() >= 5);
+    CHECK(started.load() <= 6);
+    CHECK(store.match_count() == static_cast<std::int64_t>(started.load()));
+
+    stop = false;
+    const TournamentOutcome resumed = TournamentRunner(config, game, store, play, simple_fit, quiet(2)).run();
+    CHECK(resumed.complete);
+    CHECK_FALSE(resumed.interrupted);
+    CHECK(resumed.played_this_run == 32 - interrupted.played_this_run);
+    CHECK(results_by_key(resumed) == results_by_key(reference));
+}
