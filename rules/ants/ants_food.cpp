@@ -266,7 +266,9 @@ void init_cycle(std::vector<std::vector<int>> sets, std::vector<std::vector<int>
     queue.push_back(-1);
 }
 
-// What the original's start_game asks the placer for after the visible food (its leftover is dropped).
+// What the original's start_game asks the placer for after the visible food (its leftover is
+// dropped): land_area // food_start - food_visible x players, the visible part subtracted only
+// when the visible food was placed (always, in the original, which stops on maps without symmetry).
 int starting_amount(const AntsEngine& engine, bool visible_placed) {
     const auto& p = engine.params();
     if (p.food_start <= 0) return 0;
@@ -275,27 +277,33 @@ int starting_amount(const AntsEngine& engine, bool visible_placed) {
 
 }  // namespace
 
+// The final ants.py's start_game calls do_food_visible only when food_visible > 0; the symmetry
+// is chosen by whichever set list is built first, so the draws are choice(symmetries), then the
+// visible sets' shuffle (if any), then the normal sets' shuffle.
 void SymmetricFood::start_game(AntsEngine& engine) {
-    start_visible_sets(engine, symmetries(engine));
+    const auto all = symmetries(engine);
+    symmetry_ = all[below_(all.size())];  // choice(get_map_symmetry())
+    if (engine.params().food_visible > 0) place_visible(engine);
     init_cycle(food_sets(engine, false), normal_.sets, normal_.queue);
     started_ = true;
     take(engine, normal_, starting_amount(engine, true));  // leftovers of the start are dropped
 }
 
-void SymmetricFood::start_visible_sets(AntsEngine& engine, const std::vector<std::vector<Aim>>& all) {
-    symmetry_ = all[below_(all.size())];  // choice(get_map_symmetry())
+void SymmetricFood::place_visible(AntsEngine& engine) {
     init_cycle(food_sets(engine, true), visible_.sets, visible_.queue);
     take(engine, visible_, engine.params().food_visible * engine.players());  // leftovers dropped
 }
 
 bool SymmetricFood::start_visible(AntsEngine& engine) {
+    if (engine.params().food_visible <= 0) return false;  // no visible food, no symmetry needed
     std::vector<std::vector<Aim>> all;
     try {
         all = symmetries(engine);
     } catch (const UserError&) {
         return false;  // the original raises here; we go on without the visible food
     }
-    start_visible_sets(engine, all);
+    symmetry_ = all[below_(all.size())];
+    place_visible(engine);
     return true;
 }
 

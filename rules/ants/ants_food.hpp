@@ -56,9 +56,10 @@ public:
     int place(AntsEngine& engine, int amount) override;
     std::size_t set_count() const { return normal_.sets.size(); }
     // The original's start_game places food_visible x players food from the "visible" sets
-    // (do_food_visible) whatever the placer; the random and sections placers call this first.
-    // Chooses the symmetry and places that food; false (nothing drawn) on a map without
-    // symmetry, where the original stops with an error.
+    // (do_food_visible) whatever the placer (none aside) when food_visible > 0; the random and
+    // sections placers call this first. Chooses the symmetry and places that food; false
+    // (nothing drawn) when food_visible is 0, or on a map without symmetry, where the original
+    // stops with an error.
     bool start_visible(AntsEngine& engine);
 
 private:
@@ -71,7 +72,7 @@ private:
     static std::vector<std::vector<Aim>> symmetries(const AntsEngine& engine);
     std::vector<FoodSet> food_sets(const AntsEngine& engine, bool starting) const;
     int take(AntsEngine& engine, Cycle& cycle, int amount);
-    void start_visible_sets(AntsEngine& engine, const std::vector<std::vector<Aim>>& symmetries);
+    void place_visible(AntsEngine& engine);  // with symmetry_ chosen
 
     std::function<std::uint64_t(std::uint64_t)> below_;  // uniform in [0, n)
     bool python_order_ = false;

@@ -375,6 +375,35 @@ TEST_CASE("3.7 start_game: random and sections begin with the symmetric placer's
     CHECK(static_cast<int>(sections.food_cells.size()) > sections.visible_amount);
 }
 
+TEST_CASE("3.7 start_game: with food_visible 0 there is no visible food and no symmetry draw") {
+    // The final ants.py calls do_food_visible only when food_visible > 0: the generator's first
+    // draws are then the sections' own choice() calls.
+    const auto map = load_map_file((std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps/tutorial1.map").string());
+    AntsParams params;
+    params.food_rate = 0;
+    params.food_turn = 1;
+    params.food_start = 50;
+    params.food_visible = 0;
+    const std::int64_t seed = 21;
+    auto python = std::make_shared<CPythonRandom>(seed);
+    AntsEngine e(map, params, std::make_unique<SectionsFood>(python), nullptr);
+    const auto sections = SectionsFood::sections(e);
+    e.start_game();
+    CPythonRandom draws(seed);
+    std::set<int> expected;
+    const int rounds = e.land_area() / params.food_start / e.players();
+    for (int round = 0; round < rounds; ++round)
+        for (const auto& section : sections) {
+            const int c = section[draws.randbelow(section.size())];
+            if (e.ant_at(c) < 0) expected.insert(c);  // only the starting ants make a square busy
+        }
+    std::set<int> placed;
+    for (const auto& f : e.food()) placed.insert(f.cell);
+    CHECK(placed == expected);
+    CHECK(e.food().size() == expected.size());
+    CHECK(python->genrand_uint32() == draws.genrand_uint32());
+}
+
 TEST_CASE("3.7 do_food_sections: the same seed gives the same food, another seed other food") {
     const auto a = start_with<SectionsFood>("maze_02p_02.map", 3, 60);
     const auto b = start_with<SectionsFood>("maze_02p_02.map", 3, 60);
