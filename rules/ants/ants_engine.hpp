@@ -272,9 +272,8 @@ private:
     std::vector<std::vector<std::uint8_t>> unseen_water_;  // per player: water never seen yet
     std::vector<std::vector<int>> revealed_water_;      // per player: water first seen this turn
     std::vector<std::vector<int>> switch_;              // per player: real owner -> their number
-    // bot text: every transient object, sorted as the original sorts them (rebuilt when dirty)
-    // Every transient object of the turn in the original's order; each player's text
-    // renders the ones it sees.
+    // Bot text: every transient object of the turn in the original's order (rebuilt when
+    // dirty); each player's text renders the ones it sees.
     struct StateObject {
         int cell;
         char kind;
