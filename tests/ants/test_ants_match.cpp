@@ -4,10 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -16,24 +13,12 @@
 #include "arbiter/match/match_runner.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "tests/ants/ants_test_support.hpp"
 
 namespace {
 
-const std::filesystem::path kBots = std::filesystem::path(ARBITER_BINARY_DIR) / "bots/ants";
-const std::filesystem::path kMaps = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps";
+using namespace arb::ants::test;
 
-std::filesystem::path temp_dir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("ants-test-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 arb::MatchRecord play(const arb::GameDescriptor& game, std::vector<std::string> bots,
                       std::map<std::string, std::string> options, const std::filesystem::path& replay,
@@ -65,7 +50,7 @@ TEST_CASE("match: sample bots play a game whose replay verifies and reproduces b
     CHECK(outcome.ok);
     CHECK(outcome.steps == record.turns);
     play(game, bots, {{"turns", "200"}}, dir / "b.json");
-    CHECK(slurp(dir / "a.json") == slurp(dir / "b.json"));
+    CHECK(read_file(dir / "a.json") == read_file(dir / "b.json"));
     std::filesystem::remove_all(dir);
 }
 
@@ -78,7 +63,7 @@ TEST_CASE("match: a bot that exits at once is out, its ants stay, the other bot 
     CHECK(record.participants[0].status == arb::SeatStatus::crashed);
     CHECK(record.participants[1].status == arb::SeatStatus::ok);
     CHECK(record.participants[1].rank == 1);
-    const auto replay = nlohmann::json::parse(slurp(dir / "r.json"));
+    const auto replay = nlohmann::json::parse(read_file(dir / "r.json"));
     CHECK(replay["status"][0].get<std::string>().rfind("crashed", 0) == 0);
     CHECK(replay["replaydata"]["cutoff"] == "lone survivor");
     std::filesystem::remove_all(dir);
@@ -92,7 +77,7 @@ TEST_CASE("match: a bot that never answers times out at loadtime") {
     REQUIRE(record.participants.size() == 2);
     CHECK(record.participants[0].status == arb::SeatStatus::timeout);
     CHECK(record.participants[1].rank == 1);
-    const auto replay = nlohmann::json::parse(slurp(dir / "r.json"));
+    const auto replay = nlohmann::json::parse(read_file(dir / "r.json"));
     CHECK(replay["status"][0] == "timeout");
     CHECK(replay["playerturns"][0] == 0);
     std::filesystem::remove_all(dir);

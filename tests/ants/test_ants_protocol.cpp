@@ -5,35 +5,21 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "arbiter/core/scripted_table.hpp"
 #include "arbiter/core/bot_spec.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "tests/ants/ants_test_support.hpp"
 
 namespace {
 
+using namespace arb::ants::test;
+
 const std::filesystem::path kFixture =
     std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/replays/io_fixture_random_walk_04p_01";
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE_MESSAGE(in, "cannot read " << path.string());
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
 
 // "# turn N" headers followed by the lines the bot sent that turn; rejected ones carry the
 // engine's verdict as " # reason", which we strip to get back what the bot sent.
@@ -117,15 +103,8 @@ FixtureRun run_fixture(bool seeded = false) {
 TEST_CASE("level B: every bot of the io fixture receives the original text line for line") {
     const FixtureRun run = run_fixture();
     for (int p = 0; p < static_cast<int>(run.received.size()); ++p) {
-        const auto expected = split_lines(read_file(kFixture / ("0.bot" + std::to_string(p) + ".input")));
-        const auto got = split_lines(run.received[p]);
-        std::size_t i = 0;
-        while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
-        INFO("bot " << p << " first difference at line " << i + 1 << ": expected '"
-                    << (i < expected.size() ? expected[i] : "<end>") << "', got '" << (i < got.size() ? got[i] : "<end>")
-                    << "'");
-        CHECK(i == expected.size());
-        CHECK(got.size() == expected.size());
+        const auto expected = read_file(kFixture / ("0.bot" + std::to_string(p) + ".input"));
+        CHECK_MESSAGE(first_line_difference(expected, run.received[p]) == "", "bot " << p);
     }
     CHECK(run.outcome.game_length == 725);
     CHECK(run.outcome.status == std::vector<std::string>{"survived", "eliminated", "eliminated", "eliminated"});
@@ -162,15 +141,8 @@ TEST_CASE("level C: the arbiter's seed 42 game sends the fixture bots the origin
     // compatible generator, seeded with 42 as the original engine was.
     const FixtureRun run = run_fixture(true);
     for (int p = 0; p < static_cast<int>(run.received.size()); ++p) {
-        const auto expected = split_lines(read_file(kFixture / ("0.bot" + std::to_string(p) + ".input")));
-        const auto got = split_lines(run.received[p]);
-        std::size_t i = 0;
-        while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;
-        INFO("bot " << p << " first difference at line " << i + 1 << ": expected '"
-                    << (i < expected.size() ? expected[i] : "<end>") << "', got '" << (i < got.size() ? got[i] : "<end>")
-                    << "'");
-        CHECK(i == expected.size());
-        CHECK(got.size() == expected.size());
+        const auto expected = read_file(kFixture / ("0.bot" + std::to_string(p) + ".input"));
+        CHECK_MESSAGE(first_line_difference(expected, run.received[p]) == "", "bot " << p);
     }
     const auto original = arb::ants::load_recorded_game(kFixture / "0.replay");
     CHECK(run.outcome.replay["replaydata"] == original.replaydata);
@@ -185,13 +157,7 @@ TEST_CASE("level B: the stream log of the io fixture game equals the original's 
     const std::string expected = read_file(kFixture / "0.stream");
     for (const bool seeded : {false, true}) {
         const FixtureRun run = run_fixture(seeded);
-        const auto want = split_lines(expected);
-        const auto got = split_lines(run.stream);
-        std::size_t i = 0;
-        while (i < want.size() && i < got.size() && want[i] == got[i]) ++i;
-        INFO((seeded ? "seeded" : "recorded food") << ": first difference at line " << i + 1 << ": expected '"
-                                                   << (i < want.size() ? want[i] : "<end>") << "', got '"
-                                                   << (i < got.size() ? got[i] : "<end>") << "'");
+        INFO((seeded ? "seeded: " : "recorded food: ") << first_line_difference(expected, run.stream));
         CHECK(run.stream == expected);
     }
 }

@@ -6,10 +6,11 @@
 
 #include "rules/ants/ants_replay.hpp"
 #include "rules/ants/cpython_random.hpp"
+#include "tests/ants/ants_test_support.hpp"
 
 namespace {
 
-const std::filesystem::path kReplays = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/replays";
+using arb::ants::test::kReplays;
 
 void check_replay(const std::string& name, int expected_turns) {
     const auto outcome = arb::ants::verify_replay_file(kReplays / name);

@@ -11,6 +11,7 @@
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/ants_food.hpp"
 #include "rules/ants/ants_referee.hpp"
+#include "tests/ants/ants_test_support.hpp"
 
 using namespace arb::ants;
 
@@ -25,10 +26,8 @@ AntsParams scenario_params() {
 }
 
 AntsEngine make(int players, const std::vector<std::string>& rows, AntsParams params = scenario_params()) {
-    std::string text = "rows " + std::to_string(rows.size()) + "\ncols " + std::to_string(rows[0].size()) +
-                       "\nplayers " + std::to_string(players) + "\n";
-    for (const auto& r : rows) text += "m " + r + "\n";
-    return AntsEngine(parse_map(text, "test map"), params, std::make_unique<NoFood>(), nullptr);
+    return AntsEngine(parse_map(test::scenario_map_text(players, rows), "test map"), params, std::make_unique<NoFood>(),
+                      nullptr);
 }
 
 // One turn with the given order lines per player (only live players get theirs).

@@ -8,16 +8,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
 
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -29,8 +26,10 @@
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_replay.hpp"
 #include "rules/ants/cpython_random.hpp"
+#include "tests/ants/ants_test_support.hpp"
 
 using namespace arb::ants;
+using namespace arb::ants::test;
 
 namespace {
 
@@ -45,13 +44,6 @@ AntsParams scenario_params(AttackRule rule = AttackRule::focus) {
     return p;
 }
 
-std::string map_text(int players, const std::vector<std::string>& rows) {
-    std::string text = "rows " + std::to_string(rows.size()) + "\ncols " + std::to_string(rows[0].size()) +
-                       "\nplayers " + std::to_string(players) + "\n";
-    for (const auto& r : rows) text += "m " + r + "\n";
-    return text;
-}
-
 // A 10 x 10 open board with ants (a, b, c = players 0, 1, 2) at the given squares.
 std::vector<std::string> board(const std::vector<std::tuple<int, int, char>>& ants) {
     std::vector<std::string> rows(10, std::string(10, '.'));
@@ -62,7 +54,7 @@ std::vector<std::string> board(const std::vector<std::tuple<int, int, char>>& an
 // The squares of the ants alive after one turn without orders (moves: none, so only the
 // battle phase can kill), sorted.
 std::vector<Square> survivors(int players, const std::vector<std::tuple<int, int, char>>& ants, AttackRule rule) {
-    AntsEngine e(parse_map(map_text(players, board(ants)), "test map"), scenario_params(rule),
+    AntsEngine e(parse_map(scenario_map_text(players, board(ants)), "test map"), scenario_params(rule),
                  std::make_unique<NoFood>(), nullptr);
     e.start_turn();
     e.finish_turn();
@@ -223,7 +215,7 @@ TEST_CASE("3.3 battle rules: collisions happen before the battle, dead ants do n
     // Two a ants step onto one square next to b: they die in the move phase, b survives under
     // every rule.
     for (AttackRule rule : {AttackRule::focus, AttackRule::closest, AttackRule::support, AttackRule::damage}) {
-        AntsEngine e(parse_map(map_text(2, board({{4, 3, 'a'}, {4, 5, 'a'}, {5, 4, 'b'}})), "test map"),
+        AntsEngine e(parse_map(scenario_map_text(2, board({{4, 3, 'a'}, {4, 5, 'a'}, {5, 4, 'b'}})), "test map"),
                      scenario_params(rule), std::make_unique<NoFood>(), nullptr);
         e.start_turn();
         e.do_moves(0, {"o 4 3 e", "o 4 5 w"});
@@ -244,7 +236,7 @@ namespace {
 const std::vector<std::string> kStrip = {"a..%b...", "%%%%%%%%"};
 
 AntsEngine strip_engine() {
-    return AntsEngine(parse_map(map_text(2, kStrip), "strip"), scenario_params(), std::make_unique<NoFood>(), nullptr);
+    return AntsEngine(parse_map(scenario_map_text(2, kStrip), "strip"), scenario_params(), std::make_unique<NoFood>(), nullptr);
 }
 
 std::vector<int> cells_of(const AntsEngine& e, const std::vector<Square>& squares) {
@@ -421,22 +413,6 @@ TEST_CASE("3.7 do_food_sections: the same seed gives the same food, another seed
 
 namespace {
 
-const std::filesystem::path kBots = std::filesystem::path(ARBITER_BINARY_DIR) / "bots/ants";
-const std::filesystem::path kMaps = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps";
-
-std::filesystem::path temp_dir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("ants-variants-" + name + "-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 arb::MatchRecord play(std::map<std::string, std::string> options, const std::filesystem::path& replay) {
     const auto game = describe_game();
     arb::MatchRequest request;
@@ -465,7 +441,7 @@ int deaths(const RecordedGame& game) {
 // Plays the game twice: the replay must verify (with the rule it records) and repeat byte for
 // byte. Returns the replay as read back.
 RecordedGame whole_game(const std::map<std::string, std::string>& options, const std::string& label) {
-    const auto dir = temp_dir(label);
+    const auto dir = temp_dir("variant-" + label);
     const auto record = play(options, dir / "a.json");
     for (const auto& p : record.participants) CHECK(p.status == arb::SeatStatus::ok);
     const auto outcome = verify_replay_file(dir / "a.json");
@@ -473,7 +449,7 @@ RecordedGame whole_game(const std::map<std::string, std::string>& options, const
     CHECK(outcome.ok);
     CHECK(outcome.steps == record.turns);
     play(options, dir / "b.json");
-    CHECK(slurp(dir / "a.json") == slurp(dir / "b.json"));
+    CHECK(read_file(dir / "a.json") == read_file(dir / "b.json"));
     auto game = load_recorded_game(dir / "a.json");
     std::filesystem::remove_all(dir);
     return game;
