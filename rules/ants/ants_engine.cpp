@@ -164,7 +164,7 @@ AntsEngine::AntsEngine(const AntsMap& map, const AntsParams& params, std::unique
     if (!params_.scenario) {
         for (int h = 0; h < static_cast<int>(hills_.size()); ++h) add_ant(h);
     } else {
-        for (const auto& a : map.scenario_ants) add_initial_ant(cell(a.row, a.col), a.owner);
+        for (const auto& a : map.scenario_ants) place_ant(cell(a.row, a.col), a.owner);
         for (int c : map.scenario_food) add_food(c);
     }
 
@@ -392,23 +392,13 @@ void AntsEngine::finish_turn() {
 
 void AntsEngine::add_ant(int hill_index) {
     Hill& hill = hills_[hill_index];
-    Ant ant;
-    ant.initial_cell = ant.cell = ant.prev_cell = hill.cell;
-    ant.owner = hill.owner;
-    ant.spawn_turn = turn_;
-    const int index = static_cast<int>(ants_.size());
-    ant_owner_.push_back(static_cast<std::int8_t>(ant.owner));
-    ant_cell_.push_back(ant.cell);
-    ants_.push_back(std::move(ant));
-    order_dir_.push_back(0);
-    ant_at_[hill.cell] = index;
-    live_.push_back(index);
-    ++ant_count_[hill.owner];
+    place_ant(hill.cell, hill.owner);
     hill.last_touched = turn_;
 }
 
-// Scenario ants: placed as the map says, without touching any hill.
-void AntsEngine::add_initial_ant(int c, int owner) {
+// A new ant on square c (all per-ant arrays grow together). Scenario ants come straight from
+// here, without touching any hill; spawned ants through add_ant.
+void AntsEngine::place_ant(int c, int owner) {
     Ant ant;
     ant.initial_cell = ant.cell = ant.prev_cell = c;
     ant.owner = owner;

@@ -187,7 +187,7 @@ private:
     // linear = dr * cols + dc: the cell delta when the disc does not cross a map edge.
     struct Offset { int dr, dc; int linear = 0; };
     void add_ant(int hill_index);
-    void add_initial_ant(int cell, int owner);
+    void place_ant(int cell, int owner);
     void kill_ant(int ant_index);
     void do_orders();
     // One battle phase per rule; finish_turn calls the one chosen at construction.
