@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::rating {
 namespace {

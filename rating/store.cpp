@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::rating {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 #include "rating/result_set.hpp"
 #include "rating/sqlite_db.hpp"
 

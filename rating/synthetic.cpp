@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace arb::rating {
 

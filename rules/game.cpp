@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/did_you_mean.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/did_you_mean.hpp"
+#include "core/user_error.hpp"
 
 namespace arb {
 namespace {

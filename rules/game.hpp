@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/bot_spec.hpp"
-#include "arbiter/core/match_record.hpp"
-#include "arbiter/core/process_table.hpp"
-#include "arbiter/core/seat.hpp"
+#include "core/bot_spec.hpp"
+#include "core/match_record.hpp"
+#include "core/process_table.hpp"
+#include "core/seat.hpp"
 
 namespace arb {
 

@@ -1,6 +1,6 @@
 #include "rules/registry.hpp"
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 #include "rules/samurai/samurai_game.hpp"

@@ -12,7 +12,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "arbiter/cli/result_table.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "rules/registry.hpp"
 

@@ -8,8 +8,8 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
-#include "arbiter/core/did_you_mean.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/did_you_mean.hpp"
+#include "core/user_error.hpp"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/pgn_reader.hpp"
 #include "rating/rating_output.hpp"

@@ -3,7 +3,7 @@
 #include <ostream>
 #include <vector>
 
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 
 namespace arb::cli {
 

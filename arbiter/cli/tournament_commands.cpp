@@ -10,8 +10,8 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
-#include "arbiter/core/interrupt.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/interrupt.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/ladder/ladder.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/report/html_report.hpp"

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "arbiter/core/rng.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/rng.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/tournament/formats.hpp"
 #include "arbiter/tournament/history.hpp"
 

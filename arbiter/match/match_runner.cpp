@@ -7,7 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb {
 

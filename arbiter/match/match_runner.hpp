@@ -1,7 +1,7 @@
 #pragma once
 // Runs one match of any game: checks the bots, starts the seats the game asks for, hands the
 // table to the referee, stops every process, and returns the match record.
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 #include "rules/game.hpp"
 
 namespace arb {

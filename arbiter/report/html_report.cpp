@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 
 namespace arb::report {

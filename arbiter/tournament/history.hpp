@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 #include "arbiter/tournament/formats.hpp"
 #include "rating/bayeselo.hpp"
 

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/did_you_mean.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/did_you_mean.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::tournament {
 namespace {

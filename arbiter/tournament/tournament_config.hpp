@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/bot_spec.hpp"
+#include "core/bot_spec.hpp"
 
 namespace arb::tournament {
 

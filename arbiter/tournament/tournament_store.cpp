@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::tournament {
 namespace {

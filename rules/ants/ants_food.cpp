@@ -6,7 +6,7 @@
 #include <optional>
 #include <span>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::ants {
 

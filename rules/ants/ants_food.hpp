@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/cpython_random.hpp"
 

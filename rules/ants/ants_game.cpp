@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/ants_food.hpp"
 #include "rules/ants/ants_referee.hpp"

@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::ants {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/seat.hpp"
+#include "core/seat.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/game.hpp"
 

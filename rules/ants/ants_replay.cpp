@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::ants {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace arb::planowanie {
 namespace {

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rules/planowanie/planowanie_log.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
 

@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "arbiter/core/seat.hpp"
+#include "core/seat.hpp"
 #include "rules/game.hpp"
 #include "rules/planowanie/planowanie_engine.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::samurai {
 namespace {

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <map>
 
-#include "arbiter/core/scripted_table.hpp"
-#include "arbiter/core/bot_spec.hpp"
+#include "core/scripted_table.hpp"
+#include "core/bot_spec.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"

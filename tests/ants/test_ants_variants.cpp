@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/bot_spec.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/bot_spec.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/ants_food.hpp"

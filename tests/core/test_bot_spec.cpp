@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "arbiter/core/bot_spec.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/bot_spec.hpp"
+#include "core/user_error.hpp"
 
 using namespace arb;
 

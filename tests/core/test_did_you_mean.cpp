@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "arbiter/core/did_you_mean.hpp"
+#include "core/did_you_mean.hpp"
 
 using namespace arb;
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rules/game.hpp"
 
 using namespace arb;

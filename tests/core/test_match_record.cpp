@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 
 using namespace arb;
 

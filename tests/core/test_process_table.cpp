@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;

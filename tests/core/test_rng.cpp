@@ -5,7 +5,7 @@
 #include <numeric>
 #include <vector>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 
 using arb::Rng;
 

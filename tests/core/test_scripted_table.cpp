@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "arbiter/core/scripted_table.hpp"
+#include "core/scripted_table.hpp"
 
 using namespace arb;
 

@@ -1,8 +1,8 @@
 // SeatClock and LineSplitter: the pure parts of the process table, tested exactly.
 #include <doctest/doctest.h>
 
-#include "arbiter/core/line_splitter.hpp"
-#include "arbiter/core/seat_clock.hpp"
+#include "core/line_splitter.hpp"
+#include "core/seat_clock.hpp"
 
 using namespace std::chrono_literals;
 using arb::LineSplitter;

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <thread>
 
-#include "arbiter/core/bot_spawn.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/bot_spawn.hpp"
+#include "core/user_error.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;

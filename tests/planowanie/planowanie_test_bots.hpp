@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "arbiter/core/scripted_table.hpp"
+#include "core/scripted_table.hpp"
 #include "tools/bots/planowanie/heuristic_strategy.hpp"
 #include "tools/bots/planowanie/random_strategy.hpp"
 

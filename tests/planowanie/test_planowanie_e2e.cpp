@@ -7,7 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 #include "rules/planowanie/planowanie_engine.hpp"
 
 using namespace arb::planowanie;

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "planowanie_test_bots.hpp"
 #include "rules/planowanie/planowanie_game.hpp"

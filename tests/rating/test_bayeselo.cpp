@@ -8,7 +8,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/synthetic.hpp"
 

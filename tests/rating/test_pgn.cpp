@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rating/pgn_reader.hpp"
 
 using namespace arb::rating;

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 #include "rating/store.hpp"
 #include "rating/synthetic.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <sqlite3.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rating/store.hpp"
 
 using namespace arb;

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "rules/samurai/samurai_log.hpp"
 
 namespace arb::samurai {

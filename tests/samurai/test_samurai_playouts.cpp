@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 #include "rules/samurai/samurai_log.hpp"
 
 namespace arb::samurai {

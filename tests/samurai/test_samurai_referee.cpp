@@ -8,7 +8,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "arbiter/core/scripted_table.hpp"
+#include "core/scripted_table.hpp"
 #include "rules/samurai/samurai_game.hpp"
 #include "rules/samurai/samurai_referee.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // A deterministic stand-in for a game, for tournament and ladder tests without processes.
-#include "arbiter/core/match_record.hpp"
-#include "arbiter/core/rng.hpp"
+#include "core/match_record.hpp"
+#include "core/rng.hpp"
 #include "rules/game.hpp"
 
 namespace arb::test {

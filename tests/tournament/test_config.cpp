@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 
 using namespace arb::tournament;

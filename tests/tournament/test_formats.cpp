@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/tournament/formats.hpp"
 
 using namespace arb::tournament;

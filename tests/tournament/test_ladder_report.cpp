@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/ladder/ladder.hpp"
 #include "arbiter/report/html_report.hpp"
 #include "fake_game.hpp"

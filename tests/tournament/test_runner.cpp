@@ -7,8 +7,8 @@
 #include <mutex>
 #include <set>
 
-#include "arbiter/core/rng.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/rng.hpp"
+#include "core/user_error.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "fake_game.hpp"
 

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <set>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 #include "arbiter/tournament/variance_pairing.hpp"
 
 using namespace arb::tournament;

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/bot_spec.hpp"
-#include "arbiter/core/process_table.hpp"
+#include "core/bot_spec.hpp"
+#include "core/process_table.hpp"
 
 using namespace arb;
 using SteadyClock = std::chrono::steady_clock;

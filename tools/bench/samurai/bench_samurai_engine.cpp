@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 #include "rules/samurai/samurai_log.hpp"
 
 using namespace arb;

@@ -13,7 +13,7 @@
 #include <numeric>
 #include <string>
 
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/variance_pairing.hpp"
 

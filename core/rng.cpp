@@ -1,4 +1,4 @@
-#include "arbiter/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace arb {
 namespace {

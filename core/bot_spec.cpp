@@ -1,11 +1,11 @@
-#include "arbiter/core/bot_spec.hpp"
+#include "core/bot_spec.hpp"
 
 #include <unistd.h>
 
 #include <cstdlib>
 #include <set>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/bot_spec.hpp"
-#include "arbiter/core/match_record.hpp"
-#include "arbiter/core/seat.hpp"
-#include "arbiter/core/time_control.hpp"
+#include "core/bot_spec.hpp"
+#include "core/match_record.hpp"
+#include "core/seat.hpp"
+#include "core/time_control.hpp"
 
 namespace arb {
 

@@ -1,4 +1,4 @@
-#include "arbiter/core/line_splitter.hpp"
+#include "core/line_splitter.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "arbiter/core/seat.hpp"
+#include "core/seat.hpp"
 
 namespace arb {
 

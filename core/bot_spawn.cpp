@@ -2,7 +2,7 @@
 #define BOOST_PROCESS_V2_SEPARATE_COMPILATION 1
 #include <boost/process/v2/src.hpp>
 
-#include "arbiter/core/bot_spawn.hpp"
+#include "core/bot_spawn.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,7 +18,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/process/v2/posix/default_launcher.hpp>
 #include <boost/process/v2/process.hpp>
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 extern char** environ;
 

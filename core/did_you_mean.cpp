@@ -1,4 +1,4 @@
-#include "arbiter/core/did_you_mean.hpp"
+#include "core/did_you_mean.hpp"
 
 #include <algorithm>
 

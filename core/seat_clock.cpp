@@ -1,4 +1,4 @@
-#include "arbiter/core/seat_clock.hpp"
+#include "core/seat_clock.hpp"
 
 #include <algorithm>
 

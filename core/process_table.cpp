@@ -9,7 +9,7 @@
 //   a false timeout), or the bot exits/closes stdout, or a line exceeds the cap.
 // A failed reply retires the seat: its whole process group gets SIGKILL at once, so a late
 // answer can never be read as the reply to a later request.
-#include "arbiter/core/process_table.hpp"
+#include "core/process_table.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -38,11 +38,11 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "arbiter/core/bot_limits.hpp"
-#include "arbiter/core/bot_spawn.hpp"
-#include "arbiter/core/line_splitter.hpp"
-#include "arbiter/core/seat_clock.hpp"
-#include "arbiter/core/user_error.hpp"
+#include "core/bot_limits.hpp"
+#include "core/bot_spawn.hpp"
+#include "core/line_splitter.hpp"
+#include "core/seat_clock.hpp"
+#include "core/user_error.hpp"
 
 namespace arb {
 namespace {

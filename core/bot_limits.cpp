@@ -1,4 +1,4 @@
-#include "arbiter/core/bot_limits.hpp"
+#include "core/bot_limits.hpp"
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "arbiter/core/user_error.hpp"
+#include "core/user_error.hpp"
 
 namespace arb {
 namespace fs = std::filesystem;

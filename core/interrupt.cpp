@@ -1,4 +1,4 @@
-#include "arbiter/core/interrupt.hpp"
+#include "core/interrupt.hpp"
 
 #include <atomic>
 #include <csignal>

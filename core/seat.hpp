@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "arbiter/core/time_control.hpp"
+#include "core/time_control.hpp"
 
 namespace arb {
 

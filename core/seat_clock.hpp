@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "arbiter/core/time_control.hpp"
+#include "core/time_control.hpp"
 
 namespace arb {
 

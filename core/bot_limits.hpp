@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "arbiter/core/bot_spawn.hpp"
-#include "arbiter/core/process_table.hpp"
+#include "core/bot_spawn.hpp"
+#include "core/process_table.hpp"
 
 namespace arb {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/seat.hpp"
+#include "core/seat.hpp"
 
 namespace arb {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "arbiter/core/unique_fd.hpp"
+#include "core/unique_fd.hpp"
 
 namespace arb {
 

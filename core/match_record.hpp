@@ -8,7 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "arbiter/core/seat.hpp"
+#include "core/seat.hpp"
 
 namespace arb {
 

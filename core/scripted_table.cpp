@@ -1,4 +1,4 @@
-#include "arbiter/core/scripted_table.hpp"
+#include "core/scripted_table.hpp"
 
 namespace arb {
 

@@ -1,4 +1,4 @@
-#include "arbiter/core/match_record.hpp"
+#include "core/match_record.hpp"
 
 #include <algorithm>
 #include <ctime>
