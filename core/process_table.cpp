@@ -477,7 +477,7 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
 }
 
 // Deadlines are plain time points: pump_until gives every wait the time left until the
-// earliest one (style-models.md habit 7), so no timer is armed or cancelled per request.
+// earliest one (the clock is plain arithmetic), so no timer is armed or cancelled per request.
 void ProcessTableImpl::arm_timer(int s, SteadyClock::time_point deadline) { at(s).active->deadline = deadline; }
 
 void ProcessTableImpl::expire_due(SteadyClock::time_point now) {

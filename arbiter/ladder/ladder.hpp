@@ -1,5 +1,5 @@
 #pragma once
-// The nightly ladder (issue 5 item 6): register a new version of a bot, play it against the
+// The nightly ladder: register a new version of a bot, play it against the
 // pool until its rating interval is narrow enough or the game budget runs out, store a dated
 // rating snapshot, and judge it against the previous version of the same bot by the
 // likelihood of superiority (LOS).

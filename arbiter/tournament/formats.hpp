@@ -1,5 +1,5 @@
 #pragma once
-// Tournament formats as round planners (style-models habit 10: schedulers as iterators; here
+// Tournament formats as round planners (a scheduler hands out work piece by piece; here
 // the unit is a round, because the seed's later rounds are paired from earlier results).
 //
 // groups       seed 000 "Przebieg turnieju": bots (plus house bots) split into groups; every

@@ -1,5 +1,5 @@
 #pragma once
-// The progress display (issue 5 item 5): on a terminal one line redrawn in place
+// The progress display: on a terminal one line redrawn in place
 // ("[ 37/120] 2.1 matches/s  ETA 0:40  leader: foo 62%"); in a log, the same text as plain
 // lines at most every `log_interval` seconds and at the end.
 #include <chrono>

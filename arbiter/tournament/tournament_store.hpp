@@ -12,7 +12,8 @@
 
 namespace arb::tournament {
 
-// How busy the machine was when a match started (issue 5: honest timing).
+// How busy the machine was when a match started, so that timing faults under load can be told
+// apart from slow bots.
 struct LoadNote {
     std::string started_at;
     int concurrent_matches = 0;  // matches of this arbiter running, this one included

@@ -1,5 +1,5 @@
 // The fault-bot zoo: one small line bot whose misbehaviour is chosen by flags, in the manner of
-// a fake engine (style-models.md habit 9c). Without flags it is a well-behaved echo bot:
+// a fake engine with fault flags. Without flags it is a well-behaved echo bot:
 // every input line L is answered "echo L"; "quit" makes it exit.
 //
 //   --pidfile PATH       write "pid <pid>" (and "child <pid>" for forks) to PATH at start

@@ -1,4 +1,4 @@
-// The fault-bot zoo against the process table (issue 2, "Bad input and misbehaving bots"): for
+// The fault-bot zoo against the process table (every misbehaviour of docs/core.md): for
 // each misbehaviour the seat gets the right status within its deadline plus a small grace, the
 // arbiter's memory stays bounded, and after close() no process of the bot remains.
 #include <doctest/doctest.h>

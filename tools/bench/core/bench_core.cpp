@@ -1,4 +1,4 @@
-// Benchmarks of the process layer (issue 2, "Measure"). Usage:
+// Benchmarks of the process layer (docs/benchmarks/core.md). Usage:
 //   bench_core overhead RAW_ECHO ROUNDS            round trip through ProcessTable::ask
 //   bench_core spawn RAW_ECHO TIMES                spawn-to-first-reply and teardown (close)
 //   bench_core timeouts FAULT_BOT REQUESTS LIMIT_MS REPLY_MS LOAD_PROCS GRACE_MS

@@ -1,4 +1,4 @@
-// Cost of choosing groups of 4 for N bots (issue 5, "Measure"): the BayesElo fit with
+// Cost of choosing groups of 4 for N bots: the BayesElo fit with
 // covariance over a realistic history, then the seed-000 variance-minimising loop.
 //
 //   build/tools/bench/tournament/bench_pairing [BOTS=1000] [RANDOM_ROUNDS=10] [REPEATS=3]

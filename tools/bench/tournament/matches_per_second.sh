@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Matches per second of a Planowanie tournament of 8 sample bots at -j1 and -j2, with the CPU
-# use of the whole process tree (issue 5, "Measure").
+# use of the whole process tree.
 #
 #   tools/bench/tournament/matches_per_second.sh [BUILD_DIR] [RUNS] [ROUNDS]
 #

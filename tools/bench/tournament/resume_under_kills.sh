@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Resume correctness under random SIGKILLs (issue 5, "Measure").
+# Resume correctness under random SIGKILLs: the resumed table equals an uninterrupted one.
 #
 #   tools/bench/tournament/resume_under_kills.sh [BUILD_DIR] [KILLS]
 #
