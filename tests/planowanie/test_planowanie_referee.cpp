@@ -9,7 +9,7 @@
 
 #include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
-#include "planowanie_test_bots.hpp"
+#include "tools/bots/planowanie/in_process_bots.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 #include "rules/planowanie/planowanie_log.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"

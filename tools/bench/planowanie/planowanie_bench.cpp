@@ -20,7 +20,7 @@
 #include "arbiter/match/match_runner.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
-#include "tests/planowanie/planowanie_test_bots.hpp"
+#include "tools/bots/planowanie/in_process_bots.hpp"
 
 using namespace arb;
 

@@ -1,5 +1,5 @@
 #pragma once
-// In-process Planowanie bots for referee tests: the sample bots' own code (tools/bots/planowanie)
+// In-process Planowanie bots for referee tests and benchmarks: the sample bots' own code
 // behind a ScriptedTable seat, with optional faults injected on chosen commands.
 #include <functional>
 #include <memory>

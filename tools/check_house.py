@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""The house rules of the source tree, checked from the code itself.
+
+  tools/check_house.py [REPO] [--only PATH ...]
+
+1. Layers: the folders are the layers (core -> rating, rules -> arbiter -> tools, tests), and no
+   #include runs from a lower layer to a higher one; inside arbiter/ the same holds for
+   match -> tournament -> ladder, report -> cli; a game folder includes no other game's folder.
+2. Sizes: no source file over 600 lines and no function over 150, unless the file's first lines
+   or the lines just above the function say why ("long because ...").
+
+Functions are measured with Universal Ctags (tools/setup installs it). Prints one line per
+breach and exits 1 when there is any, 0 otherwise.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+MAX_FILE_LINES = 600
+MAX_FUNCTION_LINES = 150
+REASON = re.compile(r"long because", re.IGNORECASE)
+SOURCE_ENDINGS = (".cpp", ".hpp", ".c", ".h", ".py", ".sh")
+CHECKED_ROOTS = ("core", "rating", "rules", "arbiter", "tools", "tests")
+
+# What each folder may include from the project. A longer prefix wins over a shorter one.
+ALLOWED = {
+    "core": {"core"},
+    "rating": {"core", "rating"},
+    "rules": {"core", "rules"},
+    "arbiter/match": {"core", "rules", "arbiter/match"},
+    "arbiter/tournament": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament"},
+    "arbiter/ladder": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament", "arbiter/ladder"},
+    "arbiter/report": {"core", "rating", "arbiter/report"},
+    "arbiter/cli": {"core", "rating", "rules", "arbiter"},
+    "tools": {"core", "rating", "rules", "arbiter", "tools"},
+    "tests": {"core", "rating", "rules", "arbiter", "tools", "tests"},
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def folder_rule(path):
+    best = None
+    for prefix in ALLOWED:
+        if path == prefix or path.startswith(prefix + "/"):
+            if best is None or len(prefix) > len(best):
+                best = prefix
+    return best
+
+
+def game_folder(path):
+    parts = path.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "rules" else None
+
+
+def tracked_sources(repo, only):
+    out = subprocess.run(["git", "-C", repo, "ls-files", "--cached", "--others", "--exclude-standard"],
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    files = [f for f in out if f.endswith(SOURCE_ENDINGS) and f.split("/")[0] in CHECKED_ROOTS]
+    files = [f for f in files if os.path.exists(os.path.join(repo, f))]
+    if only:
+        files = [f for f in files if any(f == o or f.startswith(o.rstrip("/") + "/") for o in only)]
+    return sorted(files)
+
+
+def include_breaches(repo, path):
+    rule = folder_rule(path)
+    if rule is None or not path.endswith((".cpp", ".hpp", ".c", ".h")):
+        return []
+    breaches = []
+    with open(os.path.join(repo, path), encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if not m or "/" not in m.group(1):
+                continue
+            target = m.group(1)
+            if not any(target == a or target.startswith(a + "/") for a in ALLOWED[rule]):
+                if target.split("/")[0] in CHECKED_ROOTS:
+                    breaches.append(f"{path}:{number}: includes {target}, above its layer ({rule})")
+                continue
+            mine, theirs = game_folder(path), game_folder(target)
+            if mine and theirs and mine != theirs:
+                breaches.append(f"{path}:{number}: the {mine} game includes the {theirs} game's {target}")
+    return breaches
+
+
+def size_breaches(repo, path, lines):
+    head = "".join(lines[:12])
+    if len(lines) > MAX_FILE_LINES and not REASON.search(head):
+        return [f"{path}: {len(lines)} lines (over {MAX_FILE_LINES}, and no 'long because' at its top)"]
+    return []
+
+
+def function_breaches(repo, paths, texts):
+    cpp = [p for p in paths if p.endswith((".cpp", ".hpp", ".c", ".h"))]
+    if not cpp:
+        return []
+    try:
+        run = subprocess.run(["ctags", "--output-format=json", "--fields=+ne", "--c++-kinds=f",
+                              "--c-kinds=f", "--languages=C,C++", "-o", "-"] + cpp,
+                             cwd=repo, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return [f"cannot measure functions: Universal Ctags did not run ({e}); run tools/setup"]
+    breaches = []
+    for row in run.stdout.splitlines():
+        try:
+            tag = json.loads(row)
+        except ValueError:
+            continue
+        if tag.get("_type") != "tag" or "end" not in tag:
+            continue
+        length = tag["end"] - tag["line"] + 1
+        if length <= MAX_FUNCTION_LINES:
+            continue
+        lines = texts[tag["path"]]
+        above = "".join(lines[max(0, tag["line"] - 6):tag["line"]])
+        if not REASON.search(above):
+            breaches.append(f"{tag['path']}:{tag['line']}: function {tag['name']} has {length} lines "
+                            f"(over {MAX_FUNCTION_LINES}, and no 'long because' above it)")
+    return breaches
+
+
+def main(argv):
+    args = argv[1:]
+    only = []
+    if "--only" in args:
+        i = args.index("--only")
+        only, args = args[i + 1:], args[:i]
+    repo = os.path.abspath(args[0]) if args else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = tracked_sources(repo, only)
+    texts = {}
+    breaches = []
+    for path in paths:
+        with open(os.path.join(repo, path), encoding="utf-8", errors="replace") as f:
+            texts[path] = f.readlines()
+        breaches += include_breaches(repo, path)
+        breaches += size_breaches(repo, path, texts[path])
+    breaches += function_breaches(repo, paths, texts)
+    for b in breaches:
+        print(b)
+    print(f"house: {len(paths)} files checked, {len(breaches)} breaches")
+    return 1 if breaches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
