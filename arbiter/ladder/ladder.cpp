@@ -1,93 +1,27 @@
 #include "arbiter/ladder/ladder.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
+#include <map>
 #include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
-#include "core/rng.hpp"
-#include "core/user_error.hpp"
+#include "arbiter/ladder/ladder_store.hpp"
 #include "arbiter/tournament/formats.hpp"
 #include "arbiter/tournament/history.hpp"
+#include "core/rng.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::ladder {
 namespace {
-
-
-const std::vector<std::string>& migrations() {
-    static const std::vector<std::string> m = {
-        // v1
-        "CREATE TABLE ladder_bot ("
-        "  game TEXT NOT NULL,"
-        "  name TEXT NOT NULL,"
-        "  spec TEXT NOT NULL,"
-        "  family TEXT NOT NULL,"
-        "  registered_at TEXT NOT NULL,"
-        "  seq INTEGER NOT NULL,"
-        "  PRIMARY KEY (game, name));"
-        "CREATE TABLE ladder_run ("
-        "  id INTEGER PRIMARY KEY,"
-        "  game TEXT NOT NULL,"
-        "  bot TEXT NOT NULL,"
-        "  previous TEXT,"
-        "  finished_at TEXT NOT NULL,"
-        "  verdict TEXT NOT NULL,"
-        "  los REAL,"
-        "  matches INTEGER NOT NULL,"
-        "  snapshot_id INTEGER,"
-        "  outcome_json TEXT NOT NULL);",
-    };
-    return m;
-}
-
-struct LadderBot {
-    std::string name;
-    BotSpec spec;
-    std::string family;
-    std::int64_t seq = 0;
-};
 
 std::uint64_t name_hash(const std::string& name) {
     std::uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across platforms
     for (unsigned char c : name) h = (h ^ c) * 1099511628211ull;
     return h;
-}
-
-void register_bot(rating::Store& store, const std::string& game, const BotSpec& bot) {
-    const std::string spec = to_spec_string(bot);
-    store.transaction([&] {
-        auto q = store.prepare("SELECT spec FROM ladder_bot WHERE game = ?1 AND name = ?2");
-        q.bind(1, game).bind(2, bot.name);
-        if (q.step()) {
-            if (q.column_text(0) != spec) {
-                throw UserError("ladder bot '" + bot.name + "' is already registered with another command (" +
-                                q.column_text(0) + "); give a new version a new name");
-            }
-            return;
-        }
-        auto seq = store.prepare("SELECT COALESCE(MAX(seq), 0) + 1 FROM ladder_bot WHERE game = ?1");
-        seq.bind(1, game);
-        seq.step();
-        const std::int64_t next = seq.column_int64(0);
-        auto insert = store.prepare(
-            "INSERT INTO ladder_bot(game, name, spec, family, registered_at, seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-        insert.bind(1, game).bind(2, bot.name).bind(3, spec).bind(4, family_of(bot.name));
-        insert.bind(5, utc_timestamp_now()).bind(6, next);
-        insert.run();
-        spdlog::info("ladder {}: registered '{}'", game, bot.name);
-    });
-}
-
-std::vector<LadderBot> ladder_bots(rating::Store& store, const std::string& game) {
-    std::vector<LadderBot> out;
-    auto q = store.prepare("SELECT name, spec, family, seq FROM ladder_bot WHERE game = ?1 ORDER BY seq");
-    q.bind(1, game);
-    while (q.step()) out.push_back({q.column_text(0), parse_bot_spec(q.column_text(1)), q.column_text(2), q.column_int64(3)});
-    return out;
 }
 
 std::string round_prefix(const std::string& game, const std::string& bot) {
@@ -98,6 +32,284 @@ std::string round_prefix(const std::string& game, const std::string& bot) {
 int round_of(const std::string& key, const std::string& prefix) {
     if (key.rfind(prefix, 0) != 0) return -1;
     return std::atoi(key.c_str() + prefix.size());
+}
+
+const rating::RatingRow* row_of(const rating::RatingResult& fit, int player) {
+    for (const auto& row : fit.rows)
+        if (row.player == player) return &row;
+    return nullptr;
+}
+
+constexpr int kAllRounds = 1 << 30;
+
+// One ladder run of one new bot: the pool, the stored matches, and the steps of the run.
+class LadderRun {
+public:
+    LadderRun(const LadderRequest& request, const GameDescriptor& game, rating::Store& store,
+              const tournament::MatchFunction& play);
+    LadderOutcome run();
+
+private:
+    void choose_previous();
+    void play_rounds();
+    std::optional<std::string> stop_reason(int round, const tournament::History& history) const;
+    std::vector<int> choose_group(const tournament::History& history, int round) const;
+    void play_round(const std::vector<int>& group, int round);
+    MatchRequest match_request(const std::vector<int>& group, const std::vector<int>& seats, int round, int s) const;
+    tournament::History history_before(int round) const;
+    int matches_before(int round, int* faulted) const;
+    void rate_pool_and_snapshot();
+    Verdict verdict() const;
+
+    const LadderRequest& request_;
+    const tournament::TournamentConfig& cfg_;
+    const GameDescriptor& game_;
+    rating::Store& store_;
+    LadderStore ladder_store_;
+    const tournament::MatchFunction& play_;
+    std::vector<LadderBot> bots_;
+    std::vector<std::string> participants_;
+    std::string new_name_;
+    int me_ = 0;                 // the new bot's index in bots_ and participants_
+    std::vector<int> pool_;      // every other bot's index
+    int group_size_ = 0;
+    GameOptions options_;
+    std::string tournament_;
+    std::string prefix_;
+    std::uint64_t bot_key_ = 0;
+    std::map<std::string, MatchRecord> stored_;
+    rating::EloOptions elo_options_;
+    LadderOutcome outcome_;
+};
+
+LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, rating::Store& store,
+                     const tournament::MatchFunction& play)
+    : request_(request), cfg_(request.config), game_(game), store_(store), ladder_store_(store), play_(play),
+      new_name_(request.new_bot.name), options_(game.options, request.config.options),
+      tournament_(ladder_tournament(game.name)), prefix_(round_prefix(game.name, request.new_bot.name)),
+      bot_key_(name_hash(request.new_bot.name)) {
+    for (const auto& b : cfg_.bots) ladder_store_.register_bot(game.name, b);
+    ladder_store_.register_bot(game.name, request.new_bot);
+    bots_ = ladder_store_.bots(game.name);
+    for (const auto& b : bots_) participants_.push_back(b.name);
+    me_ = static_cast<int>(std::find(participants_.begin(), participants_.end(), new_name_) - participants_.begin());
+    for (int i = 0; i < static_cast<int>(bots_.size()); ++i)
+        if (i != me_) pool_.push_back(i);
+    const int wanted = cfg_.players > 0 ? cfg_.players : std::min(game.max_bots, 4);
+    group_size_ = std::min(wanted, static_cast<int>(pool_.size()) + 1);
+    stored_ = ladder_store_.matches(tournament_);
+    elo_options_ = tournament::tournament_elo_options();
+    elo_options_.intervals = rating::IntervalMethod::covariance;
+    elo_options_.want_los = true;
+    outcome_.game = game.name;
+    outcome_.bot = new_name_;
+}
+
+LadderOutcome LadderRun::run() {
+    choose_previous();
+    if (group_size_ < game_.min_bots) {
+        outcome_.verdict = Verdict::baseline;
+        outcome_.stop_reason = fmt::format("the pool has {} other bot(s); a match needs {}", pool_.size(), game_.min_bots);
+    } else {
+        play_rounds();
+        if (outcome_.interrupted) return outcome_;
+    }
+    rate_pool_and_snapshot();
+    if (outcome_.verdict != Verdict::baseline) outcome_.verdict = verdict();
+    ladder_store_.store_run(outcome_);
+    return outcome_;
+}
+
+// The version the new bot is judged against: --previous, or the latest earlier registration of
+// its family.
+void LadderRun::choose_previous() {
+    if (request_.previous) {
+        if (*request_.previous == new_name_) throw UserError("--previous names the new bot itself");
+        if (std::find(participants_.begin(), participants_.end(), *request_.previous) == participants_.end())
+            throw UserError("--previous '" + *request_.previous + "' is not a ladder bot of game '" + game_.name + "'");
+        outcome_.previous = request_.previous;
+        return;
+    }
+    for (const auto& b : bots_)
+        if (b.family == bots_[me_].family && b.seq < bots_[me_].seq) outcome_.previous = b.name;
+}
+
+void LadderRun::play_rounds() {
+    int round = 0;
+    while (true) {
+        if (request_.stop_requested && request_.stop_requested()) {
+            outcome_.interrupted = true;
+            return;
+        }
+        const tournament::History history = history_before(round);
+        if (auto reason = stop_reason(round, history)) {
+            outcome_.stop_reason = *reason;
+            break;
+        }
+        play_round(choose_group(history, round), round);
+        ++round;
+        spdlog::info("ladder {}: {} round {} done ({} matches this run)", game_.name, new_name_, round,
+                     outcome_.matches_this_run);
+    }
+    outcome_.rounds = round;
+    int faulted = 0;
+    outcome_.matches_total = matches_before(kAllRounds, &faulted);
+    outcome_.faults = faulted;
+}
+
+// Why the run stops before `round`, if it does: the game budget is spent, the bot faulted in
+// every match, or its rating interval is narrow enough.
+std::optional<std::string> LadderRun::stop_reason(int round, const tournament::History& history) const {
+    const tournament::LadderSettings& settings = cfg_.ladder;
+    int faulted = 0;
+    const int played = matches_before(round, &faulted);
+    if (played >= settings.max_matches) return fmt::format("game budget ({} matches)", settings.max_matches);
+    if (round >= 2 && played > 0 && faulted == played) return "faulted in every match";
+    if (round >= settings.min_rounds && !history.results.empty()) {
+        const auto fit = rating::rate(history.results, elo_options_);
+        if (const auto* row = row_of(fit, me_)) {
+            const double half = (row->plus + row->minus) / 2;
+            if (half <= settings.target_interval) return fmt::format("interval +/-{:.1f} <= {}", half, settings.target_interval);
+        }
+    }
+    return std::nullopt;
+}
+
+// The group that shrinks Var(r_new - r_previous) (or Var(r_new)) the most.
+std::vector<int> LadderRun::choose_group(const tournament::History& history, int round) const {
+    const tournament::RatingModel model = tournament::fit_rating_model(history);
+    std::vector<double> target(participants_.size(), 0.0);
+    target[me_] = 1;
+    if (outcome_.previous) {
+        const auto prev = std::find(participants_.begin(), participants_.end(), *outcome_.previous) - participants_.begin();
+        target[prev] = -1;
+    }
+    tournament::PairingOptions pairing;
+    pairing.group_size = group_size_;
+    pairing.games_per_pair = 1;  // one duplicate comparison per pair and round
+    std::vector<int> group{me_};
+    for (int o : tournament::best_opponents(model, me_, pool_, target, history.meetings, pairing)) group.push_back(o);
+    if (cfg_.vary_cyclic_order) {
+        // Rotations fix who sits after whom; without a new order each round the new bot
+        // would always play right before the same opponent (a measurable bias between
+        // two copies of one deterministic bot).
+        Rng order(derive_seed(cfg_.seed, {bot_key_, static_cast<std::uint64_t>(round), 2, 0}));
+        order.shuffle(std::span<int>(group));
+    }
+    return group;
+}
+
+// The group in every cyclic rotation on one deal set; rotations already stored are skipped.
+void LadderRun::play_round(const std::vector<int>& group, int round) {
+    std::vector<MatchRequest> requests;
+    std::vector<std::string> keys;
+    const auto arrangements = tournament::seat_arrangements(group_size_, tournament::Seating::rotations);
+    for (int s = 0; s < group_size_; ++s) {
+        const std::string key = fmt::format("{}{}/s{}", prefix_, round, s);
+        if (stored_.count(key)) continue;
+        requests.push_back(match_request(group, arrangements[s], round, s));
+        keys.push_back(key);
+    }
+    const auto results = tournament::play_concurrently(requests, request_.jobs, play_, request_.stop_requested);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        if (results[i].error) std::rethrow_exception(results[i].error);
+        if (!results[i].record) continue;  // not started: a stop was requested
+        store_.insert_match(*results[i].record, tournament_, keys[i]);
+        stored_.emplace(keys[i], *results[i].record);
+        ++outcome_.matches_this_run;
+    }
+}
+
+MatchRequest LadderRun::match_request(const std::vector<int>& group, const std::vector<int>& seats, int round,
+                                      int s) const {
+    MatchRequest r;
+    r.game = game_.name;
+    for (int seat : seats) r.bots.push_back(bots_[group[seat]].spec);
+    r.seed = derive_seed(cfg_.seed, {bot_key_, static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(s)});
+    r.deal_set = derive_seed(cfg_.seed, {bot_key_, static_cast<std::uint64_t>(round)});
+    r.rotation = s;
+    r.options = options_;
+    r.limits.memory_mib = cfg_.memory_mib;
+    r.freeze_idle = cfg_.freeze_idle;
+    if (!cfg_.out_dir.empty()) {
+        const std::filesystem::path out = std::filesystem::path(cfg_.out_dir) / new_name_;
+        std::filesystem::create_directories(out / "transcripts");
+        const std::string stem = fmt::format("r{}-s{}", round, s);
+        r.transcript_path = out / "transcripts" / (stem + ".transcript");
+        r.log_dir = out / "logs" / stem;
+        std::filesystem::create_directories(r.log_dir);
+    }
+    return r;
+}
+
+tournament::History LadderRun::history_before(int round) const {
+    // Rounds of this bot from `round` on are left out, so a resumed run plans the same.
+    // One comparison per pair per round, on the rotations' score sums (planowanie.md 5.4):
+    // per-match pairs of one deal set are not independent and would overstate the LOS.
+    std::map<std::string, std::vector<const MatchRecord*>> groups;
+    for (const auto& [key, record] : stored_) {
+        const int r = round_of(key, prefix_);
+        if (r >= round) continue;
+        groups[key.substr(0, key.rfind("/s"))].push_back(&record);
+    }
+    return tournament::build_duplicate_history(participants_, groups);
+}
+
+// The new bot's stored matches in rounds before `round`; adds the faulted ones to *faulted.
+int LadderRun::matches_before(int round, int* faulted) const {
+    int count = 0;
+    for (const auto& [key, record] : stored_) {
+        const int r = round_of(key, prefix_);
+        if (r < 0 || r >= round) continue;
+        ++count;
+        for (const auto& p : record.participants)
+            if (p.bot == new_name_ && p.status != SeatStatus::ok) ++*faulted;
+    }
+    return count;
+}
+
+// The pool's ratings after the run, stored as a dated snapshot; the new bot's rating and its LOS
+// over the previous version go into the outcome.
+void LadderRun::rate_pool_and_snapshot() {
+    const tournament::History all = history_before(kAllRounds);
+    if (all.results.empty()) return;
+    const auto fit = rating::rate(all.results, elo_options_);
+    outcome_.ratings_table = rating::format_ratings_table(fit);
+    rating::Snapshot snapshot;
+    snapshot.label = "ladder " + game_.name;
+    snapshot.game = game_.name;
+    nlohmann::json params;
+    params["advantage"] = fit.advantage;
+    params["drawelo"] = fit.drawelo;
+    params["prior"] = elo_options_.prior;
+    params["intervals"] = "covariance";
+    params["after"] = new_name_;
+    snapshot.params_json = params.dump();
+    for (const auto& row : fit.rows) {
+        snapshot.rows.push_back(
+            rating::SnapshotRow{row.name, row.rank, row.elo, row.plus, row.minus, row.games, row.score, row.draws});
+    }
+    outcome_.snapshot_id = store_.save_snapshot(snapshot);
+    if (const auto* row = row_of(fit, me_)) {
+        outcome_.elo = row->elo;
+        outcome_.plus = row->plus;
+        outcome_.minus = row->minus;
+    }
+    if (!outcome_.previous) return;
+    const int prev = all.results.find_player(*outcome_.previous);
+    if (const auto* row = row_of(fit, prev)) outcome_.previous_elo = row->elo;
+    const std::size_t m = fit.player_count;
+    if (prev >= 0 && fit.los.size() == m * m && static_cast<std::size_t>(me_) < m && static_cast<std::size_t>(prev) < m)
+        outcome_.los = fit.los[me_ * m + prev];
+}
+
+Verdict LadderRun::verdict() const {
+    const tournament::LadderSettings& settings = cfg_.ladder;
+    if (outcome_.matches_total > 0 && outcome_.faults == outcome_.matches_total) return Verdict::broken;
+    if (!outcome_.previous) return Verdict::baseline;
+    if (outcome_.los >= settings.better_los) return Verdict::better;
+    if (outcome_.los <= settings.worse_los) return Verdict::worse;
+    return Verdict::inconclusive;
 }
 
 }  // namespace
@@ -171,232 +383,7 @@ std::string LadderOutcome::to_text() const {
 
 LadderOutcome run_ladder(const LadderRequest& request, const GameDescriptor& game, rating::Store& store,
                          const tournament::MatchFunction& play) {
-    const tournament::TournamentConfig& cfg = request.config;
-    const tournament::LadderSettings& settings = cfg.ladder;
-    store.ensure_component_schema("ladder", migrations());
-    for (const auto& b : cfg.bots) register_bot(store, game.name, b);
-    register_bot(store, game.name, request.new_bot);
-
-    const auto bots = ladder_bots(store, game.name);
-    const std::string& new_name = request.new_bot.name;
-    const auto me = std::find_if(bots.begin(), bots.end(), [&](const LadderBot& b) { return b.name == new_name; });
-
-    LadderOutcome outcome;
-    outcome.game = game.name;
-    outcome.bot = new_name;
-    if (request.previous) {
-        if (*request.previous == new_name) throw UserError("--previous names the new bot itself");
-        if (std::none_of(bots.begin(), bots.end(), [&](const LadderBot& b) { return b.name == *request.previous; }))
-            throw UserError("--previous '" + *request.previous + "' is not a ladder bot of game '" + game.name + "'");
-        outcome.previous = request.previous;
-    } else {
-        for (const auto& b : bots)
-            if (b.family == me->family && b.seq < me->seq) outcome.previous = b.name;
-    }
-
-    std::vector<std::string> participants;
-    for (const auto& b : bots) participants.push_back(b.name);
-    const int n = static_cast<int>(participants.size());
-    const int me_index = static_cast<int>(me - bots.begin());
-    std::vector<int> pool;
-    for (int i = 0; i < n; ++i)
-        if (i != me_index) pool.push_back(i);
-    const int wanted = cfg.players > 0 ? cfg.players : std::min(game.max_bots, 4);
-    const int group_size = std::min(wanted, static_cast<int>(pool.size()) + 1);
-
-    const GameOptions options(game.options, cfg.options);
-    const std::string tournament = ladder_tournament(game.name);
-    const std::string prefix = round_prefix(game.name, new_name);
-
-    // Every stored ladder match of this game, by key (a canonical order for the fits).
-    std::map<std::string, MatchRecord> stored;
-    {
-        rating::MatchFilter filter;
-        filter.tournament = tournament;
-        for (auto& m : store.matches(filter))
-            if (m.schedule_key) stored.emplace(*m.schedule_key, std::move(m.record));
-    }
-    auto history_before = [&](int round) {
-        // Rounds of this bot from `round` on are left out, so a resumed run plans the same.
-        // One comparison per pair per round, on the rotations' score sums (planowanie.md 5.4):
-        // per-match pairs of one deal set are not independent and would overstate the LOS.
-        std::map<std::string, std::vector<const MatchRecord*>> groups;
-        for (const auto& [key, record] : stored) {
-            const int r = round_of(key, prefix);
-            if (r >= round) continue;
-            groups[key.substr(0, key.rfind("/s"))].push_back(&record);
-        }
-        return tournament::build_duplicate_history(participants, groups);
-    };
-    rating::EloOptions elo_options = tournament::tournament_elo_options();
-    elo_options.intervals = rating::IntervalMethod::covariance;
-    elo_options.want_los = true;
-    auto row_of = [](const rating::RatingResult& fit, int player) -> const rating::RatingRow* {
-        for (const auto& row : fit.rows)
-            if (row.player == player) return &row;
-        return nullptr;
-    };
-    auto my_matches = [&](int before_round, int* faulted) {
-        int count = 0;
-        for (const auto& [key, record] : stored) {
-            const int r = round_of(key, prefix);
-            if (r < 0 || r >= before_round) continue;
-            ++count;
-            for (const auto& p : record.participants)
-                if (p.bot == new_name && p.status != SeatStatus::ok) ++*faulted;
-        }
-        return count;
-    };
-
-    if (group_size < game.min_bots) {
-        outcome.verdict = Verdict::baseline;
-        outcome.stop_reason = fmt::format("the pool has {} other bot(s); a match needs {}", pool.size(), game.min_bots);
-    } else {
-        const std::uint64_t bot_key = name_hash(new_name);
-        int round = 0;
-        while (true) {
-            if (request.stop_requested && request.stop_requested()) {
-                outcome.interrupted = true;
-                return outcome;
-            }
-            int faulted = 0;
-            const int played = my_matches(round, &faulted);
-            if (played >= settings.max_matches) {
-                outcome.stop_reason = fmt::format("game budget ({} matches)", settings.max_matches);
-                break;
-            }
-            if (round >= 2 && played > 0 && faulted == played) {
-                outcome.stop_reason = "faulted in every match";
-                break;
-            }
-            tournament::History history = history_before(round);
-            if (round >= settings.min_rounds && !history.results.empty()) {
-                const auto fit = rating::rate(history.results, elo_options);
-                if (const auto* row = row_of(fit, me_index)) {
-                    const double half = (row->plus + row->minus) / 2;
-                    if (half <= settings.target_interval) {
-                        outcome.stop_reason = fmt::format("interval +/-{:.1f} <= {}", half, settings.target_interval);
-                        break;
-                    }
-                }
-            }
-            // The group that shrinks Var(r_new - r_previous) (or Var(r_new)) the most.
-            const tournament::RatingModel model = tournament::fit_rating_model(history);
-            std::vector<double> target(n, 0.0);
-            target[me_index] = 1;
-            if (outcome.previous) {
-                const int prev = static_cast<int>(std::find(participants.begin(), participants.end(), *outcome.previous) -
-                                                  participants.begin());
-                target[prev] = -1;
-            }
-            tournament::PairingOptions pairing;
-            pairing.group_size = group_size;
-            pairing.games_per_pair = 1;  // one duplicate comparison per pair and round
-            std::vector<int> group{me_index};
-            for (int o : tournament::best_opponents(model, me_index, pool, target, history.meetings, pairing))
-                group.push_back(o);
-            if (cfg.vary_cyclic_order) {
-                // Rotations fix who sits after whom; without a new order each round the new bot
-                // would always play right before the same opponent (a measurable bias between
-                // two copies of one deterministic bot).
-                Rng order(derive_seed(cfg.seed, {bot_key, static_cast<std::uint64_t>(round), 2, 0}));
-                order.shuffle(std::span<int>(group));
-            }
-
-            std::vector<MatchRequest> requests;
-            std::vector<std::string> keys;
-            const auto arrangements = tournament::seat_arrangements(group_size, tournament::Seating::rotations);
-            for (int s = 0; s < group_size; ++s) {
-                const std::string key = fmt::format("{}{}/s{}", prefix, round, s);
-                if (stored.count(key)) continue;
-                MatchRequest r;
-                r.game = game.name;
-                for (int seat : arrangements[s]) r.bots.push_back(bots[group[seat]].spec);
-                r.seed = derive_seed(cfg.seed, {bot_key, static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(s)});
-                r.deal_set = derive_seed(cfg.seed, {bot_key, static_cast<std::uint64_t>(round)});
-                r.rotation = s;
-                r.options = options;
-                r.limits.memory_mib = cfg.memory_mib;
-                r.freeze_idle = cfg.freeze_idle;
-                if (!cfg.out_dir.empty()) {
-                    const std::filesystem::path out = std::filesystem::path(cfg.out_dir) / new_name;
-                    std::filesystem::create_directories(out / "transcripts");
-                    const std::string stem = fmt::format("r{}-s{}", round, s);
-                    r.transcript_path = out / "transcripts" / (stem + ".transcript");
-                    r.log_dir = out / "logs" / stem;
-                    std::filesystem::create_directories(r.log_dir);
-                }
-                requests.push_back(std::move(r));
-                keys.push_back(key);
-            }
-            const auto results = tournament::play_concurrently(requests, request.jobs, play, request.stop_requested);
-            for (std::size_t i = 0; i < results.size(); ++i) {
-                if (results[i].error) std::rethrow_exception(results[i].error);
-                if (!results[i].record) continue;  // not started: a stop was requested
-                store.insert_match(*results[i].record, tournament, keys[i]);
-                stored.emplace(keys[i], *results[i].record);
-                ++outcome.matches_this_run;
-            }
-            ++round;
-            spdlog::info("ladder {}: {} round {} done ({} matches this run)", game.name, new_name, round,
-                         outcome.matches_this_run);
-        }
-        outcome.rounds = round;
-        int faulted = 0;
-        outcome.matches_total = my_matches(1 << 30, &faulted);
-        outcome.faults = faulted;
-    }
-
-    // The pool's ratings after the run, a dated snapshot, and the verdict.
-    const tournament::History all = history_before(1 << 30);
-    if (!all.results.empty()) {
-        const auto fit = rating::rate(all.results, elo_options);
-        outcome.ratings_table = rating::format_ratings_table(fit);
-        rating::Snapshot snapshot;
-        snapshot.label = "ladder " + game.name;
-        snapshot.game = game.name;
-        nlohmann::json params;
-        params["advantage"] = fit.advantage;
-        params["drawelo"] = fit.drawelo;
-        params["prior"] = elo_options.prior;
-        params["intervals"] = "covariance";
-        params["after"] = new_name;
-        snapshot.params_json = params.dump();
-        for (const auto& row : fit.rows) {
-            snapshot.rows.push_back(rating::SnapshotRow{row.name, row.rank, row.elo, row.plus, row.minus, row.games,
-                                                        row.score, row.draws});
-        }
-        outcome.snapshot_id = store.save_snapshot(snapshot);
-        if (const auto* row = row_of(fit, me_index)) {
-            outcome.elo = row->elo;
-            outcome.plus = row->plus;
-            outcome.minus = row->minus;
-        }
-        if (outcome.previous) {
-            const int prev = all.results.find_player(*outcome.previous);
-            if (const auto* row = row_of(fit, prev)) outcome.previous_elo = row->elo;
-            const std::size_t m = fit.player_count;
-            if (prev >= 0 && fit.los.size() == m * m && static_cast<std::size_t>(me_index) < m &&
-                static_cast<std::size_t>(prev) < m)
-                outcome.los = fit.los[me_index * m + prev];
-        }
-    }
-    if (outcome.verdict != Verdict::baseline) {
-        if (outcome.matches_total > 0 && outcome.faults == outcome.matches_total) outcome.verdict = Verdict::broken;
-        else if (!outcome.previous) outcome.verdict = Verdict::baseline;
-        else if (outcome.los >= settings.better_los) outcome.verdict = Verdict::better;
-        else if (outcome.los <= settings.worse_los) outcome.verdict = Verdict::worse;
-        else outcome.verdict = Verdict::inconclusive;
-    }
-
-    auto insert = store.prepare(
-        "INSERT INTO ladder_run(game, bot, previous, finished_at, verdict, los, matches, snapshot_id, outcome_json) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-    insert.bind(1, game.name).bind(2, new_name).bind(3, outcome.previous).bind(4, utc_timestamp_now());
-    insert.bind(5, to_string(outcome.verdict)).bind(6, outcome.los).bind(7, outcome.matches_this_run);
-    insert.bind(8, outcome.snapshot_id).bind(9, outcome.to_json());
-    insert.run();
-    return outcome;
+    return LadderRun(request, game, store, play).run();
 }
 
 }  // namespace arb::ladder
