@@ -1,12 +1,8 @@
 #include "arbiter/tournament/tournament_runner.hpp"
 
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <exception>
 #include <filesystem>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -14,120 +10,10 @@
 #include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/tournament/progress.hpp"
+#include "arbiter/tournament/worker_pool.hpp"
 
 namespace arb::tournament {
 namespace {
-
-struct Job {
-    ScheduledMatch match;
-    MatchRequest request;
-};
-
-struct Completion {
-    ScheduledMatch match;
-    std::optional<MatchRecord> record;
-    std::exception_ptr error;
-    LoadNote load;
-};
-
-int core_count() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-// N threads, each playing whole matches; the main thread alone touches the store.
-class WorkerPool {
-public:
-    WorkerPool(int threads, const MatchFunction& play, std::function<bool()> stop_requested)
-        : play_(play), jobs_(threads), stop_requested_(std::move(stop_requested)) {
-        for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
-    }
-    ~WorkerPool() { close(); }
-
-    void push(Job job) {
-        {
-            std::lock_guard lock(mutex_);
-            queue_.push_back(std::move(job));
-        }
-        work_cv_.notify_one();
-    }
-    // No more matches are handed out; running ones finish.
-    void stop_taking() {
-        std::lock_guard lock(mutex_);
-        stop_taking_ = true;
-    }
-    std::size_t queued() {
-        std::lock_guard lock(mutex_);
-        return stop_taking_ ? 0 : queue_.size();
-    }
-    int running() {
-        std::lock_guard lock(mutex_);
-        return running_;
-    }
-    // Waits until a completion is available or nothing is running or queued; returns all ready.
-    // A stop request is polled a few times a second (it comes from a signal handler).
-    std::vector<Completion> wait() {
-        std::unique_lock lock(mutex_);
-        auto ready = [&] { return !done_.empty() || (running_ == 0 && (queue_.empty() || stop_taking_)); };
-        while (!ready()) {
-            done_cv_.wait_for(lock, std::chrono::milliseconds(100), ready);
-            if (!stop_taking_ && stop_requested_ && stop_requested_()) stop_taking_ = true;
-        }
-        std::vector<Completion> out(std::make_move_iterator(done_.begin()), std::make_move_iterator(done_.end()));
-        done_.clear();
-        return out;
-    }
-    void close() {
-        {
-            std::lock_guard lock(mutex_);
-            closing_ = true;
-        }
-        work_cv_.notify_all();
-        for (auto& t : threads_)
-            if (t.joinable()) t.join();
-    }
-
-private:
-    void work() {
-        std::unique_lock lock(mutex_);
-        while (true) {
-            work_cv_.wait(lock, [&] { return closing_ || (!stop_taking_ && !queue_.empty()); });
-            if (!stop_taking_ && stop_requested_ && stop_requested_()) {
-                stop_taking_ = true;
-                done_cv_.notify_all();
-            }
-            if (stop_taking_ || queue_.empty()) {
-                if (closing_) return;
-                continue;
-            }
-            Job job = std::move(queue_.front());
-            queue_.pop_front();
-            ++running_;
-            Completion c;
-            c.match = std::move(job.match);
-            c.load = LoadNote{utc_timestamp_now(), running_, jobs_, core_count(), machine_load_now()};
-            lock.unlock();
-            try {
-                c.record = play_(job.request);
-            } catch (...) {
-                c.error = std::current_exception();
-            }
-            lock.lock();
-            --running_;
-            done_.push_back(std::move(c));
-            done_cv_.notify_all();
-        }
-    }
-
-    const MatchFunction& play_;
-    const int jobs_;
-    const std::function<bool()> stop_requested_;
-    std::mutex mutex_;
-    std::condition_variable work_cv_, done_cv_;
-    std::deque<Job> queue_;
-    std::deque<Completion> done_;
-    bool closing_ = false;
-    bool stop_taking_ = false;
-    int running_ = 0;
-    std::vector<std::thread> threads_;
-};
 
 // Mean pairwise score per bot, for the progress line's "leader" (cheap, no fit).
 class PairScores {
@@ -160,42 +46,6 @@ private:
 std::string stem_of(const ScheduledMatch& m) { return fmt::format("r{}-g{}-s{}", m.round, m.group, m.seating); }
 
 }  // namespace
-
-std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>& requests, int jobs,
-                                                const MatchFunction& play, const std::function<bool()>& stop_requested) {
-    std::vector<ConcurrentResult> out(requests.size());
-    std::mutex mutex;
-    std::size_t next = 0;
-    int running = 0;
-    auto work = [&] {
-        while (true) {
-            std::size_t i;
-            LoadNote note;
-            {
-                std::lock_guard lock(mutex);
-                if (next >= requests.size()) return;
-                if (stop_requested && stop_requested()) return;
-                i = next++;
-                ++running;
-                note = LoadNote{utc_timestamp_now(), running, jobs, core_count(), machine_load_now()};
-            }
-            out[i].load = note;
-            try {
-                out[i].record = play(requests[i]);
-            } catch (...) {
-                out[i].error = std::current_exception();
-            }
-            std::lock_guard lock(mutex);
-            --running;
-        }
-    };
-    std::vector<std::thread> threads;
-    const int n = std::max(1, std::min<int>(jobs, static_cast<int>(requests.size())));
-    for (int t = 1; t < n; ++t) threads.emplace_back(work);
-    work();
-    for (auto& t : threads) t.join();
-    return out;
-}
 
 std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played) {
     std::map<std::string, BotFaults> out;
@@ -253,13 +103,90 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m) const {
     return r;
 }
 
-TournamentOutcome TournamentRunner::run() {
-    const auto start = std::chrono::steady_clock::now();
-    const std::string& name = config_.name;
-    auto planner = make_planner(config_, fit_);
-    TournamentOutcome outcome;
-    outcome.participants = planner->participants();
+namespace {
 
+// One run of the tournament: the planner, the stored schedule and results, the worker pool, and
+// the steps that plan rounds, hand out matches and store what comes back.
+class TournamentRun {
+public:
+    TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
+                  const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play);
+    TournamentOutcome run();
+
+private:
+    void warn_if_busy() const;
+    void load_stored();
+    void plan_upfront();
+    void schedule_loop();
+    bool try_plan_next();
+    bool more_to_plan() const;
+    bool budget_over() const;
+    bool rounds_before_complete(int round) const;
+    History history_before(int round) const;
+    void enqueue(const Round& round);
+    void plan_and_store(const std::vector<int>& indices);
+    void take(Completion& completion);
+    void request_stop();
+    ProgressState progress_state() const;
+    void fill_outcome();
+
+    const TournamentRunner& runner_;
+    const TournamentConfig& config_;
+    TournamentStore& store_;
+    const RunnerOptions& options_;
+    const std::string& name_;
+    const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::unique_ptr<RoundPlanner> planner_;
+    std::map<int, Round> rounds_;
+    std::map<std::string, PlayedMatch> played_;
+    int next_round_ = 0;
+    WorkerPool pool_;
+    ProgressDisplay progress_;
+    PairScores scores_;
+    std::exception_ptr fatal_;
+    bool stopped_ = false;
+    TournamentOutcome outcome_;
+};
+
+TournamentRun::TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
+                             const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play)
+    : runner_(runner), config_(config), store_(store), options_(options), name_(config.name),
+      planner_(make_planner(config, fit)), pool_(options.jobs, play, options.stop_requested),
+      progress_(options.progress_out ? options.progress_out : stderr, options.progress_on_terminal,
+                options.progress_log_interval_s) {
+    outcome_.participants = planner_->participants();
+}
+
+TournamentOutcome TournamentRun::run() {
+    warn_if_busy();
+    store_.open_tournament(name_, config_.game, config_.identity_json());
+    store_.claim(name_);
+    struct Release {
+        TournamentStore& s;
+        const std::string& n;
+        ~Release() {
+            try {
+                s.release(n);
+            } catch (...) {
+            }
+        }
+    } release{store_, name_};
+
+    load_stored();
+    // Resume: the stored schedule's unplayed matches first, in schedule order.
+    for (const auto& [index, round] : rounds_) enqueue(round);
+    plan_upfront();
+    for (const auto& [key, pm] : played_) scores_.add(pm.record);
+    schedule_loop();
+    pool_.close();
+    if (options_.stop_requested && options_.stop_requested()) outcome_.interrupted = true;
+    if (options_.progress_out) progress_.finish(progress_state());
+    if (fatal_) std::rethrow_exception(fatal_);
+    fill_outcome();
+    return outcome_;
+}
+
+void TournamentRun::warn_if_busy() const {
     const int cores = core_count();
     if (options_.jobs > cores) {
         spdlog::warn("-j {} is more than the {} cores: bots will share CPUs and their timing is not trustworthy "
@@ -270,191 +197,177 @@ TournamentOutcome TournamentRunner::run() {
                      "of their own; each match records the load it ran under",
                      machine_load_now(), options_.jobs);
     }
+}
 
-    store_.open_tournament(name, config_.game, config_.identity_json());
-    store_.claim(name);
-    struct Release {
-        TournamentStore& s;
-        const std::string& n;
-        ~Release() {
-            try {
-                s.release(n);
-            } catch (...) {
-            }
-        }
-    } release{store_, name};
-
-    std::map<int, Round> rounds = store_.stored_rounds(name);
-    std::map<std::string, PlayedMatch> played;
-    {
-        auto results = store_.results(name);
-        for (auto& [index, round] : rounds) {
-            for (auto& m : round.matches) {
-                auto it = results.find(m.key);
-                if (it != results.end()) played.emplace(m.key, PlayedMatch{m, std::move(it->second)});
-            }
+// The stored schedule and the results already stored for it.
+void TournamentRun::load_stored() {
+    rounds_ = store_.stored_rounds(name_);
+    auto results = store_.results(name_);
+    std::size_t scheduled = 0;
+    for (auto& [index, round] : rounds_) {
+        if (index != next_round_)
+            throw std::runtime_error(fmt::format("tournament '{}': round {} missing in the store", name_, next_round_));
+        ++next_round_;
+        scheduled += round.matches.size();
+        for (auto& m : round.matches) {
+            auto it = results.find(m.key);
+            if (it != results.end()) played_.emplace(m.key, PlayedMatch{m, std::move(it->second)});
         }
     }
-    int next_round = 0;
-    for (const auto& [index, round] : rounds) {
-        if (index != next_round) throw std::runtime_error(fmt::format("tournament '{}': round {} missing in the store", name, next_round));
-        ++next_round;
-    }
-    outcome.already_played = static_cast<int>(played.size());
-    if (!rounds.empty())
-        spdlog::info("tournament '{}': resuming, {} of {} scheduled matches already played", name, played.size(),
-                     [&] {
-                         std::size_t n = 0;
-                         for (const auto& [i, r] : rounds) n += r.matches.size();
-                         return n;
-                     }());
+    outcome_.already_played = static_cast<int>(played_.size());
+    if (!rounds_.empty())
+        spdlog::info("tournament '{}': resuming, {} of {} scheduled matches already played", name_, played_.size(),
+                     scheduled);
+}
 
-    const std::optional<int> limit = config_.rounds;
-    auto budget_over = [&] {
-        return config_.time_budget_s &&
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= *config_.time_budget_s;
-    };
-    auto round_complete = [&](int r) {
-        for (const auto& m : rounds.at(r).matches)
-            if (!played.count(m.key)) return false;
-        return true;
-    };
-    auto history_before = [&](int r) {
-        std::vector<const PlayedMatch*> earlier;
-        for (const auto& [key, pm] : played)
-            if (pm.scheduled.round < r) earlier.push_back(&pm);
-        return build_history(planner->participants(), earlier);
-    };
+// A fixed number of rounds: store every round that does not depend on results now.
+void TournamentRun::plan_upfront() {
+    if (!config_.rounds) return;
+    std::vector<int> upfront;
+    for (int r = next_round_; r < *config_.rounds && planner_->independent(r); ++r) upfront.push_back(r);
+    next_round_ += static_cast<int>(upfront.size());
+    if (!upfront.empty()) plan_and_store(upfront);
+}
 
-    WorkerPool pool(options_.jobs, play_, options_.stop_requested);
-    auto enqueue = [&](const Round& round) {
-        for (const auto& m : round.matches)
-            if (!played.count(m.key)) pool.push(Job{m, request_for(m)});
-    };
-    auto plan_and_store = [&](std::vector<int> indices) {
-        std::vector<Round> planned;
-        for (int r : indices) {
-            History h = planner->independent(r) ? History{planner->participants(), {}, {}} : history_before(r);
-            if (h.results.players().empty())
-                for (const auto& p : planner->participants()) h.results.player_index(p);
-            planned.push_back(planner->plan(r, h));
-        }
-        store_.store_rounds(name, planned);  // stored before any of their matches starts
-        for (auto& r : planned) {
-            rounds[r.index] = r;
-            enqueue(r);
-        }
-    };
-
-    // Resume: the stored schedule's unplayed matches first, in schedule order.
-    for (const auto& [index, round] : rounds) enqueue(round);
-    // A fixed number of rounds: store every round that does not depend on results now.
-    if (limit) {
-        std::vector<int> upfront;
-        for (int r = next_round; r < *limit && planner->independent(r); ++r) upfront.push_back(r);
-        next_round += static_cast<int>(upfront.size());
-        if (!upfront.empty()) plan_and_store(upfront);
-    }
-
-    ProgressDisplay progress(options_.progress_out ? options_.progress_out : stderr, options_.progress_on_terminal,
-                             options_.progress_log_interval_s);
-    PairScores scores;
-    for (const auto& [key, pm] : played) scores.add(pm.record);
-    auto state = [&] {
-        ProgressState s;
-        s.done = static_cast<int>(played.size());
-        if (limit) s.total = *limit * planner->matches_per_round();
-        s.done_this_run = outcome.played_this_run;
-        s.failed = outcome.failed;
-        s.leader = scores.leader();
-        if (config_.time_budget_s)
-            s.budget_left_s = *config_.time_budget_s -
-                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return s;
-    };
-
-    std::exception_ptr fatal;
-    bool stopped = false;
+// Plans rounds as they may be planned, hands their matches to the pool and stores every result,
+// until nothing is left to run or plan.
+void TournamentRun::schedule_loop() {
     while (true) {
-        if (!stopped && options_.stop_requested && options_.stop_requested()) {
-            stopped = true;
-            outcome.interrupted = true;
-            pool.stop_taking();
+        if (!stopped_ && options_.stop_requested && options_.stop_requested()) {
+            stopped_ = true;
+            outcome_.interrupted = true;
+            pool_.stop_taking();
         }
-        // Plan the next round when it may be planned: independent rounds one ahead of the
-        // workers, dependent rounds once every earlier round has its results.
-        if (!stopped && !fatal && (!limit || next_round < *limit) && !budget_over()) {
-            const bool ready = planner->independent(next_round)
-                                   ? pool.queued() < static_cast<std::size_t>(options_.jobs)
-                                   : pool.queued() == 0 && pool.running() == 0 && [&] {
-                                         for (int r = 0; r < next_round; ++r)
-                                             if (!round_complete(r)) return false;
-                                         return true;
-                                     }();
-            if (ready) {
-                plan_and_store({next_round});
-                ++next_round;
-                continue;
-            }
-        }
-        std::vector<Completion> completions = pool.wait();
+        if (try_plan_next()) continue;
+        std::vector<Completion> completions = pool_.wait();
         if (completions.empty()) {
-            if (pool.running() == 0 && pool.queued() == 0) {
-                // Nothing left to run; stop unless a round can still be planned.
-                const bool more = !stopped && !fatal && (!limit || next_round < *limit) && !budget_over() && [&] {
-                    for (int r = 0; r < next_round; ++r)
-                        if (!round_complete(r)) return false;
-                    return true;
-                }();
-                if (!more) break;
-            }
+            // Nothing left to run; stop unless a round can still be planned.
+            if (pool_.running() == 0 && pool_.queued() == 0 && !(more_to_plan() && rounds_before_complete(next_round_)))
+                break;
             continue;
         }
-        for (auto& c : completions) {
-            if (c.record) {
-                store_.store_result(name, c.match, *c.record, c.load);
-                scores.add(*c.record);
-                played.emplace(c.match.key, PlayedMatch{c.match, std::move(*c.record)});
-                ++outcome.played_this_run;
-                if (options_.stop_after_matches && outcome.played_this_run >= *options_.stop_after_matches) {
-                    stopped = true;
-                    pool.stop_taking();
-                }
-            } else {
-                try {
-                    std::rethrow_exception(c.error);
-                } catch (const UserError& e) {
-                    if (!fatal) spdlog::error("match {}: {}", c.match.key, e.what());
-                    if (!fatal) fatal = c.error;
-                    pool.stop_taking();
-                } catch (const std::exception& e) {
-                    spdlog::error("match {} could not be played: {} (it stays in the schedule; run again to retry)",
-                                  c.match.key, e.what());
-                    ++outcome.failed;
-                }
-            }
-        }
-        if (options_.progress_out) progress.update(state());
+        for (auto& c : completions) take(c);
+        if (options_.progress_out) progress_.update(progress_state());
     }
-    pool.close();
-    if (options_.stop_requested && options_.stop_requested()) outcome.interrupted = true;
-    if (options_.progress_out) progress.finish(state());
-    if (fatal) std::rethrow_exception(fatal);
+}
 
-    for (auto& [key, pm] : played) outcome.played.push_back(pm);
-    std::sort(outcome.played.begin(), outcome.played.end(), [](const PlayedMatch& a, const PlayedMatch& b) {
+// Plans the next round when it may be planned: independent rounds one ahead of the workers,
+// dependent rounds once every earlier round has its results.
+bool TournamentRun::try_plan_next() {
+    if (!more_to_plan()) return false;
+    const bool ready = planner_->independent(next_round_)
+                           ? pool_.queued() < static_cast<std::size_t>(options_.jobs)
+                           : pool_.queued() == 0 && pool_.running() == 0 && rounds_before_complete(next_round_);
+    if (!ready) return false;
+    plan_and_store({next_round_});
+    ++next_round_;
+    return true;
+}
+
+bool TournamentRun::more_to_plan() const {
+    return !stopped_ && !fatal_ && (!config_.rounds || next_round_ < *config_.rounds) && !budget_over();
+}
+
+bool TournamentRun::budget_over() const {
+    return config_.time_budget_s &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >= *config_.time_budget_s;
+}
+
+bool TournamentRun::rounds_before_complete(int round) const {
+    for (int r = 0; r < round; ++r)
+        for (const auto& m : rounds_.at(r).matches)
+            if (!played_.count(m.key)) return false;
+    return true;
+}
+
+History TournamentRun::history_before(int round) const {
+    std::vector<const PlayedMatch*> earlier;
+    for (const auto& [key, pm] : played_)
+        if (pm.scheduled.round < round) earlier.push_back(&pm);
+    return build_history(planner_->participants(), earlier);
+}
+
+void TournamentRun::enqueue(const Round& round) {
+    for (const auto& m : round.matches)
+        if (!played_.count(m.key)) pool_.push(Job{m, runner_.request_for(m)});
+}
+
+void TournamentRun::plan_and_store(const std::vector<int>& indices) {
+    std::vector<Round> planned;
+    for (int r : indices) {
+        History h = planner_->independent(r) ? History{planner_->participants(), {}, {}} : history_before(r);
+        if (h.results.players().empty())
+            for (const auto& p : planner_->participants()) h.results.player_index(p);
+        planned.push_back(planner_->plan(r, h));
+    }
+    store_.store_rounds(name_, planned);  // stored before any of their matches starts
+    for (auto& r : planned) {
+        rounds_[r.index] = r;
+        enqueue(r);
+    }
+}
+
+// Stores a finished match, or reports why it could not be played: a UserError stops the
+// tournament, any other error leaves the match in the schedule for the next run.
+void TournamentRun::take(Completion& c) {
+    if (c.record) {
+        store_.store_result(name_, c.match, *c.record, c.load);
+        scores_.add(*c.record);
+        played_.emplace(c.match.key, PlayedMatch{c.match, std::move(*c.record)});
+        ++outcome_.played_this_run;
+        if (options_.stop_after_matches && outcome_.played_this_run >= *options_.stop_after_matches) {
+            stopped_ = true;
+            pool_.stop_taking();
+        }
+        return;
+    }
+    try {
+        std::rethrow_exception(c.error);
+    } catch (const UserError& e) {
+        if (!fatal_) spdlog::error("match {}: {}", c.match.key, e.what());
+        if (!fatal_) fatal_ = c.error;
+        pool_.stop_taking();
+    } catch (const std::exception& e) {
+        spdlog::error("match {} could not be played: {} (it stays in the schedule; run again to retry)", c.match.key,
+                      e.what());
+        ++outcome_.failed;
+    }
+}
+
+ProgressState TournamentRun::progress_state() const {
+    ProgressState s;
+    s.done = static_cast<int>(played_.size());
+    if (config_.rounds) s.total = *config_.rounds * planner_->matches_per_round();
+    s.done_this_run = outcome_.played_this_run;
+    s.failed = outcome_.failed;
+    s.leader = scores_.leader();
+    if (config_.time_budget_s)
+        s.budget_left_s =
+            *config_.time_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return s;
+}
+
+void TournamentRun::fill_outcome() {
+    for (auto& [key, pm] : played_) outcome_.played.push_back(pm);
+    std::sort(outcome_.played.begin(), outcome_.played.end(), [](const PlayedMatch& a, const PlayedMatch& b) {
         return std::tie(a.scheduled.round, a.scheduled.group, a.scheduled.seating) <
                std::tie(b.scheduled.round, b.scheduled.group, b.scheduled.seating);
     });
-    for (const auto& [i, r] : rounds) outcome.scheduled += static_cast<int>(r.matches.size());
-    outcome.complete = outcome.scheduled == static_cast<int>(outcome.played.size()) &&
-                       (limit ? next_round >= *limit : true) && (!stopped || outcome.interrupted);
-    outcome.budget_reached = budget_over();
-    if (outcome.budget_reached && !stopped && outcome.scheduled == static_cast<int>(outcome.played.size()))
-        outcome.complete = true;  // a time-budgeted tournament ends with its last whole round
-    outcome.faults = count_faults(outcome.played);
-    outcome.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return outcome;
+    for (const auto& [i, r] : rounds_) outcome_.scheduled += static_cast<int>(r.matches.size());
+    const std::optional<int> limit = config_.rounds;
+    outcome_.complete = outcome_.scheduled == static_cast<int>(outcome_.played.size()) &&
+                        (limit ? next_round_ >= *limit : true) && (!stopped_ || outcome_.interrupted);
+    outcome_.budget_reached = budget_over();
+    if (outcome_.budget_reached && !stopped_ && outcome_.scheduled == static_cast<int>(outcome_.played.size()))
+        outcome_.complete = true;  // a time-budgeted tournament ends with its last whole round
+    outcome_.faults = count_faults(outcome_.played);
+    outcome_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+}  // namespace
+
+TournamentOutcome TournamentRunner::run() {
+    return TournamentRun(*this, config_, store_, fit_, options_, play_).run();
 }
 
 }  // namespace arb::tournament

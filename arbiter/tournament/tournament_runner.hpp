@@ -13,14 +13,10 @@
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/tournament_store.hpp"
+#include "arbiter/tournament/worker_pool.hpp"
 #include "rules/game.hpp"
 
 namespace arb::tournament {
-
-// Plays one match. Production: arb::run_match with the game's descriptor. Bot faults are
-// results; an exception means the match could not be played (it stays unplayed; UserError
-// stops the tournament).
-using MatchFunction = std::function<MatchRecord(const MatchRequest&)>;
 
 struct RunnerOptions {
     int jobs = 1;
@@ -74,19 +70,6 @@ private:
     std::map<std::string, BotSpec> specs_;
     GameOptions game_options_;
 };
-
-// Plays independent matches on up to `jobs` threads; results in input order. An entry without
-// a record holds the exception that match threw.
-struct ConcurrentResult {
-    std::optional<MatchRecord> record;  // neither record nor error: not started (stop requested)
-    std::exception_ptr error;
-    LoadNote load;
-};
-// Plays the requests on `jobs` threads. When stop_requested turns true, requests not yet
-// started are skipped; those in progress finish.
-std::vector<ConcurrentResult> play_concurrently(const std::vector<MatchRequest>& requests, int jobs,
-                                                const MatchFunction& play,
-                                                const std::function<bool()>& stop_requested = {});
 
 // Per-bot fault counts over records.
 std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played);
