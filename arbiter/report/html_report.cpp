@@ -128,181 +128,181 @@ std::string escape_html(const std::string& text) {
     return out;
 }
 
-ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options) {
-    ReportSummary summary;
-    std::vector<std::string> games = store.games();
-    if (options.game) {
-        if (std::find(games.begin(), games.end(), *options.game) == games.end())
-            throw UserError("the database " + store.path() + " has no matches of game '" + *options.game + "'");
-        games = {*options.game};
+namespace {
+
+rating::MatchFilter filter_for(const std::string& game, const ReportOptions& options) {
+    rating::MatchFilter filter;
+    filter.game = game;
+    filter.tournament = options.tournament;
+    return filter;
+}
+
+std::optional<rating::RatingResult> fit_ratings(const rating::Store& store, const rating::MatchFilter& filter) {
+    const rating::ResultSet results = store.pair_games(filter);
+    if (results.empty()) return std::nullopt;
+    rating::EloOptions elo;
+    elo.advantage = 0;  // seats are symmetric after rotation (planowanie.md 5.1)
+    elo.want_los = true;
+    return rating::rate(results, elo);
+}
+
+// The ratings table (and its chart's canvas); the chart's rows go into `g`.
+std::string ratings_section(const std::optional<rating::RatingResult>& fit, const std::string& id, bool charts, json& g) {
+    g["rows"] = json::array();
+    std::string body = "<h3>Ratings (BayesElo, 95% intervals)</h3>\n";
+    if (!fit) return body + "<p class=\"note\">No pairwise results to rate.</p>\n";
+    if (charts)
+        body += fmt::format("<div class=\"chart\"><canvas id=\"ratings-{}\" height=\"{}\"></canvas></div>\n", id,
+                            60 + 22 * fit->rows.size());
+    body += "<table><tr><th>Rank</th><th class=\"name\">Bot</th><th>Elo</th><th>+</th><th>&minus;</th>"
+            "<th>Games</th><th>Score</th><th>Oppo</th><th>Draws</th></tr>\n";
+    for (const auto& r : fit->rows) {
+        body += fmt::format(
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0f}</td><td>{:.0f}</td><td>{:.0f}</td><td>{}</td>"
+            "<td>{:.0f}%</td><td>{:.0f}</td><td>{:.0f}%</td></tr>\n",
+            r.rank, escape_html(r.name), r.elo, r.plus, r.minus, r.games, 100 * r.score, r.oppo, 100 * r.draws);
+        g["rows"].push_back({{"name", r.name}, {"elo", r.elo}, {"plus", r.plus}, {"minus", r.minus}});
     }
-    const std::string chartjs = read_file(options.chartjs);
-    summary.charts = !chartjs.empty();
+    return body + "</table>\n";
+}
 
-    std::string body;
-    json data;
-    data["games"] = json::array();
-    int section = 0;
-    for (const auto& game : games) {
-        rating::MatchFilter filter;
-        filter.game = game;
-        filter.tournament = options.tournament;
-        const auto matches = store.matches(filter);
-        if (matches.empty()) continue;
-        ++summary.games;
-        summary.matches += static_cast<int>(matches.size());
-        const std::string id = std::to_string(section++);
-        body += fmt::format("<h2>{}</h2>\n<p class=\"note\">{} matches{}, {} to {}</p>\n", escape_html(game),
-                            matches.size(), options.tournament ? " of tournament " + escape_html(*options.tournament) : "",
-                            escape_html(matches.front().record.started_at), escape_html(matches.back().record.started_at));
-
-        // Ratings.
-        json g;
-        g["id"] = id;
-        g["rows"] = json::array();
-        const rating::ResultSet results = store.pair_games(filter);
-        std::optional<rating::RatingResult> fit;
-        if (!results.empty()) {
-            rating::EloOptions elo;
-            elo.advantage = 0;  // seats are symmetric after rotation (planowanie.md 5.1)
-            elo.want_los = true;
-            fit = rating::rate(results, elo);
+// Rating history over ladder (and other) snapshots of this game: a table (and a chart's canvas);
+// the chart's series go into `g`.
+std::string history_section(const rating::Store& store, const std::string& game, const std::string& id, bool charts,
+                            json& g) {
+    std::vector<rating::Snapshot> snapshots;
+    for (auto& s : store.snapshots())
+        if (s.game == game) snapshots.push_back(std::move(s));
+    std::sort(snapshots.begin(), snapshots.end(),
+              [](const auto& a, const auto& b) { return std::tie(a.created_at, a.id) < std::tie(b.created_at, b.id); });
+    json history;
+    history["labels"] = json::array();
+    history["series"] = json::array();
+    std::map<std::string, std::vector<json>> series;
+    for (std::size_t i = 0; i < snapshots.size(); ++i) {
+        history["labels"].push_back(snapshots[i].created_at.substr(0, 16) + " " + snapshots[i].label);
+        for (const auto& row : snapshots[i].rows) {
+            auto& s = series[row.bot];
+            s.resize(snapshots.size(), json(nullptr));
+            s[i] = row.elo;
         }
-        body += "<h3>Ratings (BayesElo, 95% intervals)</h3>\n";
-        if (fit) {
-            if (summary.charts)
-                body += fmt::format("<div class=\"chart\"><canvas id=\"ratings-{}\" height=\"{}\"></canvas></div>\n", id,
-                                    60 + 22 * fit->rows.size());
-            body += "<table><tr><th>Rank</th><th class=\"name\">Bot</th><th>Elo</th><th>+</th><th>&minus;</th>"
-                    "<th>Games</th><th>Score</th><th>Oppo</th><th>Draws</th></tr>\n";
-            for (const auto& r : fit->rows) {
-                body += fmt::format(
-                    "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0f}</td><td>{:.0f}</td><td>{:.0f}</td><td>{}</td>"
-                    "<td>{:.0f}%</td><td>{:.0f}</td><td>{:.0f}%</td></tr>\n",
-                    r.rank, escape_html(r.name), r.elo, r.plus, r.minus, r.games, 100 * r.score, r.oppo, 100 * r.draws);
-                g["rows"].push_back({{"name", r.name}, {"elo", r.elo}, {"plus", r.plus}, {"minus", r.minus}});
-            }
-            body += "</table>\n";
-        } else {
-            body += "<p class=\"note\">No pairwise results to rate.</p>\n";
-        }
-
-        // Rating history over ladder (and other) snapshots of this game.
-        std::vector<rating::Snapshot> snapshots;
-        for (auto& s : store.snapshots())
-            if (s.game == game) snapshots.push_back(std::move(s));
-        std::sort(snapshots.begin(), snapshots.end(),
-                  [](const auto& a, const auto& b) { return std::tie(a.created_at, a.id) < std::tie(b.created_at, b.id); });
-        json history;
-        history["labels"] = json::array();
-        history["series"] = json::array();
-        std::map<std::string, std::vector<json>> series;
-        for (std::size_t i = 0; i < snapshots.size(); ++i) {
-            history["labels"].push_back(snapshots[i].created_at.substr(0, 16) + " " + snapshots[i].label);
-            for (const auto& row : snapshots[i].rows) {
-                auto& s = series[row.bot];
-                s.resize(snapshots.size(), json(nullptr));
-                s[i] = row.elo;
-            }
-        }
-        for (auto& [bot, values] : series) {
-            values.resize(snapshots.size(), json(nullptr));
-            history["series"].push_back({{"bot", bot}, {"elo", values}});
-        }
-        g["history"] = history;
-        body += "<h3>Rating history</h3>\n";
-        if (snapshots.empty()) {
-            body += "<p class=\"note\">No rating snapshots yet (each <code>arbiter ladder</code> run stores one).</p>\n";
-        } else if (summary.charts) {
-            body += fmt::format("<div class=\"chart\"><canvas id=\"history-{}\" height=\"110\"></canvas></div>\n", id);
-        }
-        if (!snapshots.empty()) {
-            body += "<table><tr><th class=\"name\">Snapshot</th>";
-            for (const auto& [bot, values] : series) body += "<th>" + escape_html(bot) + "</th>";
-            body += "</tr>\n";
-            for (std::size_t i = 0; i < snapshots.size(); ++i) {
-                body += "<tr><td class=\"name\">" + escape_html(history["labels"][i].get<std::string>()) + "</td>";
-                for (const auto& [bot, values] : series)
-                    body += values[i].is_null() ? "<td></td>" : fmt::format("<td>{:.0f}</td>", values[i].get<double>());
-                body += "</tr>\n";
-            }
-            body += "</table>\n";
-        }
-
-        // LOS matrix, rows and columns by rating.
-        if (fit && fit->los.size() == fit->player_count * fit->player_count && !fit->rows.empty()) {
-            const std::size_t n = fit->player_count;
-            body += "<h3>Likelihood of superiority</h3>\n<p class=\"note\">P(row bot is stronger than column bot).</p>\n"
-                    "<table class=\"los\"><tr><th></th>";
-            for (const auto& c : fit->rows) body += "<th>" + escape_html(c.name) + "</th>";
-            body += "</tr>\n";
-            for (const auto& r : fit->rows) {
-                body += "<tr><th class=\"name\">" + escape_html(r.name) + "</th>";
-                for (const auto& c : fit->rows) {
-                    if (r.player == c.player) {
-                        body += "<td></td>";
-                        continue;
-                    }
-                    const double p = fit->los[r.player * n + c.player];
-                    body += fmt::format("<td style=\"background:{}\">{:.2f}</td>", los_colour(p), p);
-                }
-                body += "</tr>\n";
-            }
-            body += "</table>\n";
-        }
-
-        // Failures.
-        std::map<std::string, FaultCounts> counts;
-        std::vector<Failure> failures;
-        for (const auto& m : matches) {
-            for (const auto& p : m.record.participants) {
-                auto& c = counts[p.bot];
-                ++c.matches;
-                if (p.status == SeatStatus::ok) continue;
-                if (p.status == SeatStatus::timeout) ++c.timeout;
-                if (p.status == SeatStatus::crashed) ++c.crashed;
-                if (p.status == SeatStatus::illegal) ++c.illegal;
-                if (p.status == SeatStatus::killed) ++c.killed;
-                failures.push_back({m.id, m.record.started_at, p.bot, p.status, p.detail,
-                                    link_to(m.record.transcript_path, options.out_dir)});
-            }
-        }
-        body += "<h3>Failures</h3>\n<table><tr><th class=\"name\">Bot</th><th>Matches</th><th>Timeouts</th>"
-                "<th>Crashes</th><th>Illegal moves</th><th>Killed</th></tr>\n";
-        for (const auto& [bot, c] : counts) {
-            const bool all_failed = c.matches > 0 && c.timeout + c.crashed + c.illegal + c.killed == c.matches;
-            body += fmt::format("<tr><td class=\"name{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                                all_failed ? " bad" : "", escape_html(bot) + (all_failed ? " (failed every match)" : ""),
-                                c.matches, c.timeout, c.crashed, c.illegal, c.killed);
-        }
-        body += "</table>\n";
-        if (!failures.empty()) {
-            body += fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th>Match</th><th>Started</th>"
-                                "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
-                                "<th class=\"name\">Transcript</th></tr>\n",
-                                failures.size(),
-                                static_cast<int>(failures.size()) > options.max_failure_links
-                                    ? fmt::format(" (the last {} listed)", options.max_failure_links)
-                                    : "");
-            const std::size_t first = failures.size() > static_cast<std::size_t>(options.max_failure_links)
-                                          ? failures.size() - options.max_failure_links
-                                          : 0;
-            for (std::size_t i = first; i < failures.size(); ++i) {
-                const auto& f = failures[i];
-                body += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
-                                    "<td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
-                                    f.match_id, escape_html(f.started_at), escape_html(f.bot), to_string(f.status),
-                                    escape_html(f.detail),
-                                    f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
-            }
-            body += "</table></details>\n";
-        }
-        data["games"].push_back(g);
     }
-    if (summary.games == 0) throw UserError("the database " + store.path() + " has no matches to report");
+    for (auto& [bot, values] : series) {
+        values.resize(snapshots.size(), json(nullptr));
+        history["series"].push_back({{"bot", bot}, {"elo", values}});
+    }
+    g["history"] = history;
+    std::string body = "<h3>Rating history</h3>\n";
+    if (snapshots.empty())
+        return body + "<p class=\"note\">No rating snapshots yet (each <code>arbiter ladder</code> run stores one).</p>\n";
+    if (charts) body += fmt::format("<div class=\"chart\"><canvas id=\"history-{}\" height=\"110\"></canvas></div>\n", id);
+    body += "<table><tr><th class=\"name\">Snapshot</th>";
+    for (const auto& [bot, values] : series) body += "<th>" + escape_html(bot) + "</th>";
+    body += "</tr>\n";
+    for (std::size_t i = 0; i < snapshots.size(); ++i) {
+        body += "<tr><td class=\"name\">" + escape_html(history["labels"][i].get<std::string>()) + "</td>";
+        for (const auto& [bot, values] : series)
+            body += values[i].is_null() ? "<td></td>" : fmt::format("<td>{:.0f}</td>", values[i].get<double>());
+        body += "</tr>\n";
+    }
+    return body + "</table>\n";
+}
 
-    std::filesystem::create_directories(options.out_dir);
-    summary.page = options.out_dir / "index.html";
+// The LOS matrix, rows and columns by rating; nothing without a fit with LOS.
+std::string los_section(const std::optional<rating::RatingResult>& fit) {
+    if (!fit || fit->los.size() != fit->player_count * fit->player_count || fit->rows.empty()) return "";
+    const std::size_t n = fit->player_count;
+    std::string body = "<h3>Likelihood of superiority</h3>\n<p class=\"note\">P(row bot is stronger than column bot).</p>\n"
+                       "<table class=\"los\"><tr><th></th>";
+    for (const auto& c : fit->rows) body += "<th>" + escape_html(c.name) + "</th>";
+    body += "</tr>\n";
+    for (const auto& r : fit->rows) {
+        body += "<tr><th class=\"name\">" + escape_html(r.name) + "</th>";
+        for (const auto& c : fit->rows) {
+            if (r.player == c.player) {
+                body += "<td></td>";
+                continue;
+            }
+            const double p = fit->los[r.player * n + c.player];
+            body += fmt::format("<td style=\"background:{}\">{:.2f}</td>", los_colour(p), p);
+        }
+        body += "</tr>\n";
+    }
+    return body + "</table>\n";
+}
+
+// The list of failed seats, the last `max_failure_links` of them, folded.
+std::string failed_seats_list(const std::vector<Failure>& failures, int max_failure_links) {
+    if (failures.empty()) return "";
+    std::string body =
+        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th>Match</th><th>Started</th>"
+                    "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
+                    "<th class=\"name\">Transcript</th></tr>\n",
+                    failures.size(),
+                    static_cast<int>(failures.size()) > max_failure_links
+                        ? fmt::format(" (the last {} listed)", max_failure_links)
+                        : "");
+    const std::size_t first =
+        failures.size() > static_cast<std::size_t>(max_failure_links) ? failures.size() - max_failure_links : 0;
+    for (std::size_t i = first; i < failures.size(); ++i) {
+        const auto& f = failures[i];
+        body += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
+                            "<td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
+                            f.match_id, escape_html(f.started_at), escape_html(f.bot), to_string(f.status),
+                            escape_html(f.detail),
+                            f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
+    }
+    return body + "</table></details>\n";
+}
+
+// Fault counts per bot, and the list of failed seats with links to their transcripts.
+std::string failures_section(const std::vector<rating::StoredMatch>& matches, const ReportOptions& options) {
+    std::map<std::string, FaultCounts> counts;
+    std::vector<Failure> failures;
+    for (const auto& m : matches) {
+        for (const auto& p : m.record.participants) {
+            auto& c = counts[p.bot];
+            ++c.matches;
+            if (p.status == SeatStatus::ok) continue;
+            if (p.status == SeatStatus::timeout) ++c.timeout;
+            if (p.status == SeatStatus::crashed) ++c.crashed;
+            if (p.status == SeatStatus::illegal) ++c.illegal;
+            if (p.status == SeatStatus::killed) ++c.killed;
+            failures.push_back({m.id, m.record.started_at, p.bot, p.status, p.detail,
+                                link_to(m.record.transcript_path, options.out_dir)});
+        }
+    }
+    std::string body = "<h3>Failures</h3>\n<table><tr><th class=\"name\">Bot</th><th>Matches</th><th>Timeouts</th>"
+                       "<th>Crashes</th><th>Illegal moves</th><th>Killed</th></tr>\n";
+    for (const auto& [bot, c] : counts) {
+        const bool all_failed = c.matches > 0 && c.timeout + c.crashed + c.illegal + c.killed == c.matches;
+        body += fmt::format("<tr><td class=\"name{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                            all_failed ? " bad" : "", escape_html(bot) + (all_failed ? " (failed every match)" : ""),
+                            c.matches, c.timeout, c.crashed, c.illegal, c.killed);
+    }
+    body += "</table>\n";
+    return body + failed_seats_list(failures, options.max_failure_links);
+}
+
+// One game's part of the page; its chart data goes into `g`.
+std::string game_section(const rating::Store& store, const std::string& game, const rating::MatchFilter& filter,
+                         const std::vector<rating::StoredMatch>& matches, const std::string& id,
+                         const ReportOptions& options, bool charts, json& g) {
+    std::string body = fmt::format(
+        "<h2>{}</h2>\n<p class=\"note\">{} matches{}, {} to {}</p>\n", escape_html(game), matches.size(),
+        options.tournament ? " of tournament " + escape_html(*options.tournament) : "",
+        escape_html(matches.front().record.started_at), escape_html(matches.back().record.started_at));
+    g["id"] = id;
+    const auto fit = fit_ratings(store, filter);
+    body += ratings_section(fit, id, charts, g);
+    body += history_section(store, game, id, charts, g);
+    body += los_section(fit);
+    body += failures_section(matches, options);
+    return body;
+}
+
+void write_page(const ReportSummary& summary, const rating::Store& store, const std::string& body,
+                const std::string& chartjs, const json& data) {
     std::ofstream out(summary.page, std::ios::binary);
     if (!out) throw UserError("cannot write " + summary.page.string());
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>arbiter report</title>\n<style>"
@@ -318,6 +318,39 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
         out << "<script>\nconst REPORT = " << script_safe(data.dump()) << ";\n" << kChartScript << "</script>\n";
     }
     out << "</body></html>\n";
+}
+
+}  // namespace
+
+ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options) {
+    ReportSummary summary;
+    std::vector<std::string> games = store.games();
+    if (options.game) {
+        if (std::find(games.begin(), games.end(), *options.game) == games.end())
+            throw UserError("the database " + store.path() + " has no matches of game '" + *options.game + "'");
+        games = {*options.game};
+    }
+    const std::string chartjs = read_file(options.chartjs);
+    summary.charts = !chartjs.empty();
+
+    std::string body;
+    json data;
+    data["games"] = json::array();
+    for (const auto& game : games) {
+        const rating::MatchFilter filter = filter_for(game, options);
+        const auto matches = store.matches(filter);
+        if (matches.empty()) continue;
+        json g;
+        body += game_section(store, game, filter, matches, std::to_string(summary.games), options, summary.charts, g);
+        ++summary.games;
+        summary.matches += static_cast<int>(matches.size());
+        data["games"].push_back(g);
+    }
+    if (summary.games == 0) throw UserError("the database " + store.path() + " has no matches to report");
+
+    std::filesystem::create_directories(options.out_dir);
+    summary.page = options.out_dir / "index.html";
+    write_page(summary, store, body, chartjs, data);
     return summary;
 }
 
