@@ -151,29 +151,27 @@ double sum_over_edges(const Condensed& c, const std::vector<double>& gamma, Edge
     return total;
 }
 
-// A.2 step 3: the new theta_white. Returns the change.
-double update_theta_white(const Condensed& c, const std::vector<double>& gamma, Fit& fit) {
-    const double tw = fit.theta_white, td = fit.theta_draw;
+// A.2 step 3: the next theta_white.
+double next_theta_white(const Condensed& c, const std::vector<double>& gamma, double tw, double td) {
     const double denominator = sum_over_edges(c, gamma, [tw, td](const Edge& e, double gp, double go) {
         return e.i_white_win_draw * gp / (tw * gp + td * go) + e.i_white_loss_draw * td * gp / (td * tw * gp + go);
     });
-    const double updated = c.total_white_win_draw / denominator;
-    const double change = std::fabs(updated - fit.theta_white);
-    fit.theta_white = updated;
-    return change;
+    return c.total_white_win_draw / denominator;
 }
 
-// A.2 step 4: the new theta_draw, the positive root left by minorizing the theta_D^2 - 1 term.
-// Returns the change.
-double update_theta_draw(const Condensed& c, const std::vector<double>& gamma, Fit& fit) {
-    const double tw = fit.theta_white, td = fit.theta_draw;
+// A.2 step 4: the next theta_draw, the positive root left by minorizing the theta_D^2 - 1 term.
+double next_theta_draw(const Condensed& c, const std::vector<double>& gamma, double tw, double td) {
     const double denominator = sum_over_edges(c, gamma, [tw, td](const Edge& e, double gp, double go) {
         return e.i_white_win_draw * go / (tw * gp + td * go) + e.i_white_loss_draw * tw * gp / (td * tw * gp + go);
     });
     const double ratio = c.total_draws / denominator;
-    const double updated = ratio + std::sqrt(ratio * ratio + 1);
-    const double change = std::fabs(updated - fit.theta_draw);
-    fit.theta_draw = updated;
+    return ratio + std::sqrt(ratio * ratio + 1);
+}
+
+// Sets theta to its update; returns the change, for the stopping rule.
+double adopt(double& theta, double updated) {
+    const double change = std::fabs(updated - theta);
+    theta = updated;
     return change;
 }
 
@@ -199,8 +197,10 @@ Fit minorize_maximize(const Condensed& c, const EloOptions& o) {
 
     for (int sweep = 0; sweep < o.max_sweeps; ++sweep) {
         double diff = sweep_gammas(c, fit.theta_white, fit.theta_draw, fit.gamma);
-        if (o.fit_advantage) diff = std::max(diff, update_theta_white(c, fit.gamma, fit));
-        if (o.fit_drawelo) diff = std::max(diff, update_theta_draw(c, fit.gamma, fit));
+        if (o.fit_advantage)
+            diff = std::max(diff, adopt(fit.theta_white, next_theta_white(c, fit.gamma, fit.theta_white, fit.theta_draw)));
+        if (o.fit_drawelo)
+            diff = std::max(diff, adopt(fit.theta_draw, next_theta_draw(c, fit.gamma, fit.theta_white, fit.theta_draw)));
         fit.sweeps = sweep + 1;
         if (diff < o.tolerance) {
             fit.converged = true;
