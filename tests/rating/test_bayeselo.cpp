@@ -82,6 +82,15 @@ ResultSet small_results(std::uint64_t seed, int players = 8, int per_pair = 20) 
     return generate_synthetic(spec).results;
 }
 
+// `games` games between random pairs of `players`, drawn with the model's default parameters.
+SyntheticSpec random_games(int players, std::int64_t games, std::uint64_t seed) {
+    SyntheticSpec spec;
+    spec.players = players;
+    spec.games = games;
+    spec.seed = seed;
+    return spec;
+}
+
 }  // namespace
 
 TEST_CASE("prior demo reproduces the table in rating.md A.2") {
@@ -256,12 +265,9 @@ TEST_CASE("symmetric results give equal ratings and symmetric intervals") {
 }
 
 TEST_CASE("mm 1 1 recovers the advantage and drawelo of the generating model") {
-    SyntheticSpec spec;
-    spec.players = 30;
-    spec.games = 60000;
+    SyntheticSpec spec = random_games(30, 60000, 99);
     spec.advantage = 40;
     spec.drawelo = 150;
-    spec.seed = 99;
     const SyntheticData data = generate_synthetic(spec);
     EloOptions o;
     o.fit_advantage = o.fit_drawelo = true;
@@ -277,11 +283,7 @@ TEST_CASE("mm 1 1 recovers the advantage and drawelo of the generating model") {
 TEST_CASE("ratings recover true strengths and 95 percent intervals cover them about 95 percent of the time") {
     // 200 players, 40k random games, true model = the default parameters, so printed ratings are
     // scale * truth (rating.md A.4). Coverage over 200 players: binomial sd 1.5 %, so accept 90..99 %.
-    SyntheticSpec spec;
-    spec.players = 200;
-    spec.games = 40000;
-    spec.seed = 777;
-    const SyntheticData data = generate_synthetic(spec);
+    const SyntheticData data = generate_synthetic(random_games(200, 40000, 777));
     for (IntervalMethod method : {IntervalMethod::exact_distribution, IntervalMethod::covariance}) {
         EloOptions o;
         o.intervals = method;
@@ -304,11 +306,7 @@ TEST_CASE("ratings recover true strengths and 95 percent intervals cover them ab
 }
 
 TEST_CASE("exactdist results do not depend on the number of threads") {
-    SyntheticSpec spec;
-    spec.players = 40;
-    spec.games = 5000;
-    spec.seed = 4;
-    const SyntheticData data = generate_synthetic(spec);
+    const SyntheticData data = generate_synthetic(random_games(40, 5000, 4));
     EloOptions one, two;
     one.threads = 1;
     two.threads = 2;
@@ -386,10 +384,7 @@ TEST_CASE("los matrix text truncates to width-1 digits like bayeselo") {
 }
 
 TEST_CASE("synthetic generator is reproducible") {
-    SyntheticSpec spec;
-    spec.players = 10;
-    spec.games = 500;
-    spec.seed = 42;
+    SyntheticSpec spec = random_games(10, 500, 42);
     const SyntheticData a = generate_synthetic(spec), b = generate_synthetic(spec);
     CHECK(a.results.games() == b.results.games());
     CHECK(a.true_elo == b.true_elo);

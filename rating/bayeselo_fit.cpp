@@ -1,0 +1,223 @@
+// The BayesElo fit: the results condensed into per-player opponent lists with the prior added,
+// and the MAP ratings and thetas by Hunter's MM iteration (rating.md A.2).
+#include <algorithm>
+#include <cmath>
+
+#include "rating/bayeselo_model.hpp"
+
+namespace arb::rating::bayeselo_model {
+namespace {
+
+// The games of one unordered pair of model players, by who was White and the outcome.
+struct PairCounts {
+    int lo, hi;
+    double count[6];  // [lo white: black wins, draw, white wins][hi white: same]
+    double games() const { return count[0] + count[1] + count[2] + count[3] + count[4] + count[5]; }
+};
+
+// Which players have games, numbered in ResultSet order (bayeselo numbers players by first
+// appearance, and sweeps them from the highest number down). Returns -1 for players without.
+std::vector<int> number_model_players(const ResultSet& results, Condensed& c) {
+    const auto player_count = static_cast<std::int64_t>(results.players().size());
+    std::vector<int> model_of(static_cast<std::size_t>(player_count), -1);
+    for (const PairwiseGame& g : results.games()) {
+        model_of[static_cast<std::size_t>(g.white)] = 0;
+        model_of[static_cast<std::size_t>(g.black)] = 0;
+    }
+    for (std::int64_t p = 0; p < player_count; ++p) {
+        if (model_of[static_cast<std::size_t>(p)] == 0) {
+            model_of[static_cast<std::size_t>(p)] = c.n++;
+            c.model_to_player.push_back(static_cast<int>(p));
+        }
+    }
+    return model_of;
+}
+
+// The games counted per unordered pair, pairs sorted by (lo, hi).
+std::vector<PairCounts> count_pairs(const ResultSet& results, const std::vector<int>& model_of, std::uint64_t n) {
+    // Sort the games by unordered pair; the low 3 bits say who was White and the outcome.
+    std::vector<std::uint64_t> keys;
+    keys.reserve(results.games().size());
+    for (const PairwiseGame& g : results.games()) {
+        const auto w = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(g.white)]);
+        const auto b = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(g.black)]);
+        const std::uint64_t lo = std::min(w, b), hi = std::max(w, b);
+        const std::uint64_t code = (w == lo ? 0 : 3) + static_cast<std::uint64_t>(g.outcome);
+        keys.push_back(((lo * n + hi) << 3) | code);
+    }
+    std::sort(keys.begin(), keys.end());
+
+    std::vector<PairCounts> pairs;
+    for (std::size_t k = 0; k < keys.size();) {
+        const std::uint64_t pair_key = keys[k] >> 3;
+        PairCounts pc{static_cast<int>(pair_key / n), static_cast<int>(pair_key % n), {0, 0, 0, 0, 0, 0}};
+        for (; k < keys.size() && (keys[k] >> 3) == pair_key; ++k) pc.count[keys[k] & 7] += 1;
+        pairs.push_back(pc);
+    }
+    return pairs;
+}
+
+// Real-game statistics per player (games, wins, draws, losses) and each player's opponent count.
+std::vector<std::size_t> add_real_game_counts(const std::vector<PairCounts>& pairs, std::uint64_t n, Condensed& c) {
+    c.games.assign(n, 0);
+    c.wins.assign(n, 0);
+    c.draws.assign(n, 0);
+    c.losses.assign(n, 0);
+    std::vector<std::size_t> degree(n, 0);
+    for (const PairCounts& pc : pairs) {
+        const auto g = static_cast<std::int64_t>(pc.games());
+        c.games[pc.lo] += g;
+        c.games[pc.hi] += g;
+        // lo's wins: lo white wins (2) + hi white loses (3+0); hi's wins the other way round.
+        c.wins[pc.lo] += static_cast<std::int64_t>(pc.count[2] + pc.count[3]);
+        c.wins[pc.hi] += static_cast<std::int64_t>(pc.count[0] + pc.count[5]);
+        c.losses[pc.lo] += static_cast<std::int64_t>(pc.count[0] + pc.count[5]);
+        c.losses[pc.hi] += static_cast<std::int64_t>(pc.count[2] + pc.count[3]);
+        c.draws[pc.lo] += static_cast<std::int64_t>(pc.count[1] + pc.count[4]);
+        c.draws[pc.hi] += static_cast<std::int64_t>(pc.count[1] + pc.count[4]);
+        ++degree[pc.lo];
+        ++degree[pc.hi];
+    }
+    return degree;
+}
+
+// The CSR opponent lists with the prior's virtual draws, the successes and the theta totals.
+void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size_t>& degree, std::uint64_t n,
+               double prior, Condensed& c) {
+    c.first_edge.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) c.first_edge[i + 1] = c.first_edge[i] + degree[i];
+    c.edges.resize(c.first_edge[n]);
+    std::vector<std::size_t> fill(c.first_edge.begin(), c.first_edge.end() - 1);
+    c.successes.assign(n, 0);
+    for (const PairCounts& pc : pairs) {
+        const double games = pc.games();
+        // Prior (A.2 "Prior"): each player i spreads P/4 * n_ij / N_i virtual draws into each
+        // of the two draw cells of the pair (i white, j white), in both players' records; per
+        // cell that is P/4 * n_ij * (1/N_i + 1/N_j).
+        const double virtual_draws = prior * 0.25 * games *
+                                     (1.0 / static_cast<double>(c.games[pc.lo]) + 1.0 / static_cast<double>(c.games[pc.hi]));
+        const double lo_white_loss = pc.count[0], lo_white_draw = pc.count[1] + virtual_draws, lo_white_win = pc.count[2];
+        const double hi_white_loss = pc.count[3], hi_white_draw = pc.count[4] + virtual_draws, hi_white_win = pc.count[5];
+
+        Edge lo_edge{pc.hi, lo_white_win + lo_white_draw, lo_white_loss + lo_white_draw, hi_white_win + hi_white_draw,
+                     hi_white_loss + hi_white_draw, games};
+        Edge hi_edge{pc.lo, hi_white_win + hi_white_draw, hi_white_loss + hi_white_draw, lo_white_win + lo_white_draw,
+                     lo_white_loss + lo_white_draw, games};
+        c.successes[pc.lo] += lo_edge.i_white_win_draw + lo_edge.j_white_loss_draw;
+        c.successes[pc.hi] += hi_edge.i_white_win_draw + hi_edge.j_white_loss_draw;
+        c.edges[fill[pc.lo]++] = lo_edge;
+        c.edges[fill[pc.hi]++] = hi_edge;
+        c.total_draws += lo_white_draw + hi_white_draw;
+        c.total_white_win_draw += lo_white_win + lo_white_draw + hi_white_win + hi_white_draw;
+    }
+    // pairs are sorted by (lo, hi), so every player's list is sorted by opponent already for
+    // the lo side; the hi side receives its opponents in increasing lo order too.
+}
+
+// A.2 steps 1-2: one Gauss-Seidel sweep over the gammas, from the highest index down, each
+// update seeing the new gammas of the players already swept. Returns the largest relative change.
+double sweep_gammas(const Condensed& c, double tw, double td, std::vector<double>& gamma) {
+    const double tdw = td * tw;
+    double diff = 0;
+    for (int p = c.n - 1; p >= 0; --p) {
+        const double gp = gamma[p];
+        double b = 0;
+        for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
+            const Edge& e = c.edges[k];
+            const double go = gamma[e.opponent];  // already new when opponent > p
+            b += e.i_white_win_draw * tw / (tw * gp + td * go) + e.i_white_loss_draw * tdw / (tdw * gp + go) +
+                 e.j_white_win_draw * td / (tw * go + td * gp) + e.j_white_loss_draw / (tdw * go + gp);
+        }
+        const double updated = c.successes[p] / b;
+        diff = std::max(diff, std::fabs(updated - gp) / (updated + gp));
+        gamma[p] = updated;
+    }
+    return diff;
+}
+
+// The sum over every player p and every edge of p of term(edge, gamma_p, gamma_opponent), in
+// player then edge order: the denominators of both theta updates are such sums. A template so
+// that the term is inlined into the walk.
+template <typename EdgeTerm>
+double sum_over_edges(const Condensed& c, const std::vector<double>& gamma, EdgeTerm term) {
+    double total = 0;
+    for (int p = 0; p < c.n; ++p) {
+        const double gp = gamma[p];
+        for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
+            const Edge& e = c.edges[k];
+            total += term(e, gp, gamma[e.opponent]);
+        }
+    }
+    return total;
+}
+
+// A.2 step 3: the next theta_white.
+double next_theta_white(const Condensed& c, const std::vector<double>& gamma, double tw, double td) {
+    const double denominator = sum_over_edges(c, gamma, [tw, td](const Edge& e, double gp, double go) {
+        return e.i_white_win_draw * gp / (tw * gp + td * go) + e.i_white_loss_draw * td * gp / (td * tw * gp + go);
+    });
+    return c.total_white_win_draw / denominator;
+}
+
+// A.2 step 4: the next theta_draw, the positive root left by minorizing the theta_D^2 - 1 term.
+double next_theta_draw(const Condensed& c, const std::vector<double>& gamma, double tw, double td) {
+    const double denominator = sum_over_edges(c, gamma, [tw, td](const Edge& e, double gp, double go) {
+        return e.i_white_win_draw * go / (tw * gp + td * go) + e.i_white_loss_draw * tw * gp / (td * tw * gp + go);
+    });
+    const double ratio = c.total_draws / denominator;
+    return ratio + std::sqrt(ratio * ratio + 1);
+}
+
+// Sets theta to its update; returns the change, for the stopping rule.
+double adopt(double& theta, double updated) {
+    const double change = std::fabs(updated - theta);
+    theta = updated;
+    return change;
+}
+
+}  // namespace
+
+Condensed condense(const ResultSet& results, double prior) {
+    Condensed c;
+    const std::vector<int> model_of = number_model_players(results, c);
+    const auto n = static_cast<std::uint64_t>(c.n);
+    const std::vector<PairCounts> pairs = count_pairs(results, model_of, n);
+    const std::vector<std::size_t> degree = add_real_game_counts(pairs, n, c);
+    add_edges(pairs, degree, n, prior, c);
+    return c;
+}
+
+// A.2 "MM iteration": Hunter's minorization-maximization, sweeps until the largest change in a
+// gamma (relative) or a fitted theta falls below the tolerance (step 5).
+Fit minorize_maximize(const Condensed& c, const EloOptions& o) {
+    Fit fit;
+    fit.theta_white = o.fit_advantage ? 1.0 : elo_to_theta(o.advantage);
+    fit.theta_draw = o.fit_drawelo ? 1.0 : elo_to_theta(o.drawelo);
+    fit.gamma.assign(static_cast<std::size_t>(c.n), 1.0);
+
+    for (int sweep = 0; sweep < o.max_sweeps; ++sweep) {
+        double diff = sweep_gammas(c, fit.theta_white, fit.theta_draw, fit.gamma);
+        if (o.fit_advantage)
+            diff = std::max(diff, adopt(fit.theta_white, next_theta_white(c, fit.gamma, fit.theta_white, fit.theta_draw)));
+        if (o.fit_drawelo)
+            diff = std::max(diff, adopt(fit.theta_draw, next_theta_draw(c, fit.gamma, fit.theta_white, fit.theta_draw)));
+        fit.sweeps = sweep + 1;
+        if (diff < o.tolerance) {
+            fit.converged = true;
+            break;
+        }
+    }
+    return fit;
+}
+
+// Model ratings (Elo units) with mean 0 (A.2 step 6: the unweighted mean is subtracted).
+std::vector<double> centred_elos(const std::vector<double>& gamma) {
+    std::vector<double> elo(gamma.size());
+    double total = 0;
+    for (std::size_t i = 0; i < gamma.size(); ++i) total += (elo[i] = theta_to_elo(gamma[i]));
+    const double mean = total / static_cast<double>(gamma.size());
+    for (double& r : elo) r -= mean;
+    return elo;
+}
+
+}  // namespace arb::rating::bayeselo_model

@@ -1,0 +1,22 @@
+#pragma once
+// Internal to the store files (not for other layers): the schema migrations and the bit-pattern
+// conversion of unsigned 64-bit values, which SQLite stores as signed integers.
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rating/sqlite_db.hpp"
+
+namespace arb::rating::store_internal {
+
+inline std::int64_t to_sql(std::uint64_t v) { return std::bit_cast<std::int64_t>(v); }
+inline std::uint64_t from_sql(std::int64_t v) { return std::bit_cast<std::uint64_t>(v); }
+
+// store_schema.cpp
+// migrations[k] takes the store schema from version k to k+1 (k = 0: a new, empty file).
+const std::vector<std::string>& store_migrations();
+// Runs migrations[from], migrations[from + 1], ... in order (the caller holds the transaction).
+void run_migrations(Database& db, const std::vector<std::string>& migrations, int from);
+
+}  // namespace arb::rating::store_internal
