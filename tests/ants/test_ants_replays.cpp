@@ -12,11 +12,19 @@ namespace {
 
 using arb::ants::test::kReplays;
 
-void check_replay(const std::string& name, int expected_turns) {
-    const auto outcome = arb::ants::verify_replay_file(kReplays / name);
+void check_outcome(const arb::VerifyOutcome& outcome, int expected_turns) {
     INFO(outcome.first_difference);
     CHECK(outcome.ok);
     CHECK(outcome.steps == expected_turns);
+}
+
+void check_replay(const std::string& name, int expected_turns) {
+    check_outcome(arb::ants::verify_replay_file(kReplays / name), expected_turns);
+}
+
+// Level C: the food and spawn choices drawn from the recorded engine_seed.
+void check_seed_exact_replay(const std::string& name, int expected_turns) {
+    check_outcome(arb::ants::verify_recorded_game(arb::ants::load_recorded_game(kReplays / name), true), expected_turns);
 }
 
 }  // namespace
@@ -47,21 +55,11 @@ TEST_CASE("level A: a tampered replay is reported at the first differing turn") 
 // calls in its order, the engine seed alone reproduces the recorded food (parameters, starting
 // food, every later food item in order) and spawn choices, given the recorded orders.
 TEST_CASE("level C: engine_seed 42 regenerates the food of maze_02p_02") {
-    const auto game = arb::ants::load_recorded_game(
-        kReplays / "maze_02p_02__HunterBot_vs_GreedyBot__seed42__rank_stabilized.replay.json");
-    const auto outcome = arb::ants::verify_recorded_game(game, true);
-    INFO(outcome.first_difference);
-    CHECK(outcome.ok);
-    CHECK(outcome.steps == 396);
+    check_seed_exact_replay("maze_02p_02__HunterBot_vs_GreedyBot__seed42__rank_stabilized.replay.json", 396);
 }
 
 TEST_CASE("level C: engine_seed 42 regenerates the food of random_walk_04p_01") {
-    const auto game = arb::ants::load_recorded_game(
-        kReplays / "random_walk_04p_01__Hunter_Lefty_Random_Greedy__seed42__lone_survivor.replay.json");
-    const auto outcome = arb::ants::verify_recorded_game(game, true);
-    INFO(outcome.first_difference);
-    CHECK(outcome.ok);
-    CHECK(outcome.steps == 725);
+    check_seed_exact_replay("random_walk_04p_01__Hunter_Lefty_Random_Greedy__seed42__lone_survivor.replay.json", 725);
 }
 
 TEST_CASE("level C: the CPython generator gives CPython's numbers") {

@@ -67,6 +67,12 @@ std::vector<Square> survivors(int players, const std::vector<std::tuple<int, int
 
 using Squares = std::vector<Square>;
 
+// Row 4: a at columns 3 4 5, b at 6 7 8.
+const std::vector<std::tuple<int, int, char>> kLineOfThreeAgainstThree = {{4, 3, 'a'}, {4, 4, 'a'}, {4, 5, 'a'},
+                                                                          {4, 6, 'b'}, {4, 7, 'b'}, {4, 8, 'b'}};
+// b at 4 5 between a at 4 4 (d2 1), 3 3 (d2 5), 4 7 (d2 4) and 5 7 (d2 5).
+const std::vector<std::tuple<int, int, char>> kBetweenTwoGroups = {{4, 5, 'b'}, {4, 4, 'a'}, {3, 3, 'a'}, {4, 7, 'a'}, {5, 7, 'a'}};
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -108,15 +114,14 @@ TEST_CASE("3.3 do_attack_closest: one against two, the nearer enemy dies with it
 TEST_CASE("3.3 do_attack_closest: a line of three against three, only the front pair dies") {
     // a at columns 3 4 5, b at 6 7 8 of row 4: d2 1 only between a5-b6; the d2 4 links
     // (a4-b6, a5-b7) lead to ants already dead.
-    const std::vector<std::tuple<int, int, char>> line = {{4, 3, 'a'}, {4, 4, 'a'}, {4, 5, 'a'},
-                                                          {4, 6, 'b'}, {4, 7, 'b'}, {4, 8, 'b'}};
+    const auto& line = kLineOfThreeAgainstThree;
     CHECK(survivors(2, line, AttackRule::closest) == Squares{{4, 3}, {4, 4}, {4, 7}, {4, 8}});
 }
 
 TEST_CASE("3.3 do_attack_closest: an ant between two enemy groups") {
     // b at 4 5; a at 4 4 (d2 1), 3 3 (d2 5), 4 7 (d2 4), 5 7 (d2 5). The d2 1 pair dies; 4 7 then
     // finds b dead; the d2 5 ants never fight.
-    const std::vector<std::tuple<int, int, char>> between = {{4, 5, 'b'}, {4, 4, 'a'}, {3, 3, 'a'}, {4, 7, 'a'}, {5, 7, 'a'}};
+    const auto& between = kBetweenTwoGroups;
     CHECK(survivors(2, between, AttackRule::closest) == Squares{{3, 3}, {4, 7}, {5, 7}});
     // a b a in a row at d2 1: one group through b, so both a (team mates) die with it.
     CHECK(survivors(2, {{4, 4, 'a'}, {4, 5, 'b'}, {4, 6, 'a'}}, AttackRule::closest).empty());
@@ -149,13 +154,12 @@ TEST_CASE("3.3 do_attack_support: one against two all three die") {
 TEST_CASE("3.3 do_attack_support: a line of three against three, friends in range do not save anyone") {
     // a5 has two friends and two enemies, a4 two friends and one enemy: both die all the same.
     // Only the back ants (no enemy within d2 5) survive.
-    const std::vector<std::tuple<int, int, char>> line = {{4, 3, 'a'}, {4, 4, 'a'}, {4, 5, 'a'},
-                                                          {4, 6, 'b'}, {4, 7, 'b'}, {4, 8, 'b'}};
+    const auto& line = kLineOfThreeAgainstThree;
     CHECK(survivors(2, line, AttackRule::support) == Squares{{4, 3}, {4, 8}});
 }
 
 TEST_CASE("3.3 do_attack_support: an ant between two enemy groups, and three players") {
-    const std::vector<std::tuple<int, int, char>> between = {{4, 5, 'b'}, {4, 4, 'a'}, {3, 3, 'a'}, {4, 7, 'a'}, {5, 7, 'a'}};
+    const auto& between = kBetweenTwoGroups;
     CHECK(survivors(2, between, AttackRule::support).empty());
     CHECK(survivors(2, between, AttackRule::focus) == Squares{{3, 3}, {4, 4}, {4, 7}, {5, 7}});
     // a-b in range, c far from both: c survives.
@@ -187,14 +191,13 @@ TEST_CASE("3.3 do_attack_damage: exactly 1 kills, 1/2 + 1/3 does not (focus kill
 
 TEST_CASE("3.3 do_attack_damage: a line of three against three") {
     // n: a4 1, a5 2, b6 2, b7 1. a4 takes 1/2, a5 1/2 + 1, b6 1/2 + 1, b7 1/2.
-    const std::vector<std::tuple<int, int, char>> line = {{4, 3, 'a'}, {4, 4, 'a'}, {4, 5, 'a'},
-                                                          {4, 6, 'b'}, {4, 7, 'b'}, {4, 8, 'b'}};
+    const auto& line = kLineOfThreeAgainstThree;
     CHECK(survivors(2, line, AttackRule::damage) == Squares{{4, 3}, {4, 4}, {4, 7}, {4, 8}});
 }
 
 TEST_CASE("3.3 do_attack_damage: an ant between two enemy groups, and three players") {
     // b has four enemies with one enemy each: b takes 4, each a takes 1/4.
-    const std::vector<std::tuple<int, int, char>> between = {{4, 5, 'b'}, {4, 4, 'a'}, {3, 3, 'a'}, {4, 7, 'a'}, {5, 7, 'a'}};
+    const auto& between = kBetweenTwoGroups;
     CHECK(survivors(2, between, AttackRule::damage) == Squares{{3, 3}, {4, 4}, {4, 7}, {5, 7}});
     // three mutual enemies with two enemies each: 1/2 + 1/2 = 1 for everyone.
     CHECK(survivors(3, {{4, 4, 'a'}, {4, 5, 'b'}, {5, 4, 'c'}}, AttackRule::damage).empty());

@@ -85,6 +85,11 @@ struct Fixture {
 
 using Behaviour = std::function<ScriptedAnswer(const Seen&)>;
 
+// Plays greedily but gives `answer` at step `step` instead of a plan.
+Behaviour greedy_except_at(int step, ScriptedAnswer answer) {
+    return [step, answer](const Seen& s) { return s.step == step ? answer : ScriptedAnswer::text(greedy_plan(s)); };
+}
+
 ScriptedTable make_table(std::map<int, Behaviour> special = {}, Millis budget = Millis(10000)) {
     std::vector<ScriptedTable::Seat> seats;
     for (int seat = 0; seat < kSeatsPerMatch; ++seat) {
@@ -172,10 +177,7 @@ TEST_CASE("samurai referee: each step sends the rules.html state text with the s
 
 TEST_CASE("samurai referee: a crashed agent stays for the rest of its game, the other game is unaffected") {
     Fixture fx("mm11");
-    ScriptedTable table = make_table({{0, [](const Seen& s) {
-                                           return s.step == 5 ? ScriptedAnswer::crash()
-                                                              : ScriptedAnswer::text(greedy_plan(s));
-                                       }}});
+    ScriptedTable table = make_table({{0, greedy_except_at(5, ScriptedAnswer::crash())}});
     const RefereeResult result = referee_match(fx.request, table);
     CHECK(requests_to(table, 0).size() == 6);  // steps 0..5, never asked again
     const GameLog game1 = read_game_log(fx.dir / "match.dighere");
@@ -195,10 +197,7 @@ TEST_CASE("samurai referee: a crashed agent stays for the rest of its game, the 
 TEST_CASE("samurai referee: a timed-out dog stays for the rest of its game") {
     Fixture fx("mm11");
     // Seat 7 is agent 3 of game 2: bot 0's dog there.
-    ScriptedTable table = make_table({{7, [](const Seen& s) {
-                                           return s.step == 2 ? ScriptedAnswer::timeout()
-                                                              : ScriptedAnswer::text(greedy_plan(s));
-                                       }}});
+    ScriptedTable table = make_table({{7, greedy_except_at(2, ScriptedAnswer::timeout())}});
     const RefereeResult result = referee_match(fx.request, table);
     CHECK(requests_to(table, 7).size() == 3);
     CHECK(result.participants[0].status == SeatStatus::timeout);
