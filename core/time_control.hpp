@@ -10,11 +10,12 @@ namespace arb {
 using Millis = std::chrono::milliseconds;
 
 struct TimeControl {
-    std::optional<Millis> per_request;    // limit for each reply
-    std::optional<Millis> first_request;  // limit for the first reply (replaces per_request once)
-    std::optional<Millis> total_budget;   // sum over all replies of the match
-    Millis grace{0};                      // slack added to every deadline before declaring timeout
-                                          // (scheduling jitter); never shown to bots
+    // Every part has an initialiser, so TimeControl{.per_request = 2s} names only what it sets.
+    std::optional<Millis> per_request{};    // limit for each reply
+    std::optional<Millis> first_request{};  // limit for the first reply (replaces per_request once)
+    std::optional<Millis> total_budget{};   // sum over all replies of the match
+    Millis grace{0};                        // slack added to every deadline before declaring
+                                            // timeout (scheduling jitter); never shown to bots
 
     friend bool operator==(const TimeControl&, const TimeControl&) = default;
 };

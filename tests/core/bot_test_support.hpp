@@ -11,12 +11,20 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "core/bot_spec.hpp"
 #include "core/process_table.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::testing {
 
 inline std::string fault_bot_path() { return FAULT_BOT_PATH; }
+
+// A per-request limit plus grace: the clock most process tests give their bots.
+inline TimeControl per_request(Millis limit, Millis grace = Millis{50}) {
+    return TimeControl{.per_request = limit, .grace = grace};
+}
 
 // A seat running the fault bot with the given flags.
 inline SeatLaunch fault_seat(const std::string& label, std::vector<std::string> flags, TimeControl time = {}) {
@@ -26,6 +34,25 @@ inline SeatLaunch fault_seat(const std::string& label, std::vector<std::string> 
     for (auto& f : flags) launch.bot.argv.push_back(std::move(f));
     launch.time = time;
     return launch;
+}
+
+// One seat's table, with short quit and SIGTERM graces so that tests stop their bots quickly.
+inline std::unique_ptr<ProcessTable> launch_one(SeatLaunch seat, TableOptions options = {}) {
+    options.term_grace = Millis{100};
+    options.quit_grace = Millis{100};
+    std::vector<SeatLaunch> seats{std::move(seat)};
+    return ProcessTable::launch(std::move(seats), std::move(options));
+}
+
+// The one-line UserError launching these seats throws; the test fails when it does not throw.
+inline std::string launch_error(std::vector<SeatLaunch> seats) {
+    try {
+        (void)ProcessTable::launch(std::move(seats), TableOptions{});
+    } catch (const UserError& e) {
+        return e.what();
+    }
+    FAIL("launch should throw");
+    return {};
 }
 
 // A fresh, empty directory for one test.
@@ -50,6 +77,16 @@ inline std::vector<pid_t> recorded_pids(const std::filesystem::path& pidfile) {
 
 // True when no process (not even a zombie) has this pid.
 inline bool process_gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+
+// Checks that the bot recorded its pids and that every one of them is gone (reaped).
+inline void check_recorded_pids_gone(const std::filesystem::path& pidfile) {
+    const auto pids = recorded_pids(pidfile);
+    CHECK_FALSE(pids.empty());
+    for (pid_t pid : pids) {
+        INFO("pid " << pid);
+        CHECK(process_gone(pid));
+    }
+}
 
 inline std::string read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);

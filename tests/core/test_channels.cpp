@@ -15,26 +15,35 @@ SeatLaunch channel_seat(ChannelKind kind, std::vector<std::string> flags, Millis
     flags.push_back(kind == ChannelKind::tcp_client ? "--tcp" : "--http");
     flags.push_back("--pidfile");
     flags.push_back(pidfile.string());
-    TimeControl tc;
-    tc.per_request = limit;
-    tc.grace = 30ms;
-    SeatLaunch launch = fault_seat("net", std::move(flags), tc);
+    SeatLaunch launch = fault_seat("net", std::move(flags), per_request(limit, 30ms));
     launch.channel = kind;
     return launch;
 }
 
-std::unique_ptr<ProcessTable> launch_one(SeatLaunch seat) {
-    std::vector<SeatLaunch> seats{std::move(seat)};
-    TableOptions options;
-    options.term_grace = 100ms;
-    options.quit_grace = 100ms;
-    return ProcessTable::launch(std::move(seats), options);
+// A bot that never answers: the request times out within `within_s`, the seat is retired as
+// timed out, and close() leaves none of its processes.
+void check_silent_bot_times_out(ChannelKind kind, Millis limit, std::string_view request, double within_s) {
+    const auto dir = scratch_dir("silent");
+    auto table = launch_one(channel_seat(kind, {"--never-answer"}, limit, dir / "pids"));
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(table->ask(0, request, one_line_framer()).status == ReplyStatus::timeout);
+    CHECK(seconds_since(start) < within_s);
+    CHECK(table->status(0) == SeatStatus::timeout);
+    table->close();
+    check_recorded_pids_gone(dir / "pids");
 }
 
-void check_gone(const std::filesystem::path& pidfile) {
-    const auto pids = recorded_pids(pidfile);
-    CHECK_FALSE(pids.empty());
-    for (pid_t pid : pids) CHECK(process_gone(pid));
+// A bot that answers `first` and crashes on `second`: the crash is seen at once as closed.
+void check_crash_seen_as_closed(ChannelKind kind, std::string_view first, std::string_view second) {
+    const auto dir = scratch_dir("crash");
+    auto table = launch_one(channel_seat(kind, {"--crash-after", "1"}, 2s, dir / "pids"));
+    CHECK(table->ask(0, first, one_line_framer()).ok());
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(table->ask(0, second, one_line_framer()).status == ReplyStatus::closed);
+    CHECK(seconds_since(start) < 1.0);
+    CHECK(table->status(0) == SeatStatus::crashed);
+    table->close();
+    check_recorded_pids_gone(dir / "pids");
 }
 
 }  // namespace
@@ -50,31 +59,15 @@ TEST_CASE("tcp channel: the bot connects and echoes lines, also after a slow sta
     for (int i = 0; i < 10; ++i) REQUIRE(table->ask(0, std::to_string(i) + "\n", one_line_framer()).ok());
     table->close();
     CHECK(table->status(0) == SeatStatus::ok);
-    check_gone(dir / "pids");
+    check_recorded_pids_gone(dir / "pids");
 }
 
 TEST_CASE("tcp channel: a silent bot times out at its deadline") {
-    const auto dir = scratch_dir("tcp-timeout");
-    auto table = launch_one(channel_seat(ChannelKind::tcp_client, {"--never-answer"}, 200ms, dir / "pids"));
-    const auto start = std::chrono::steady_clock::now();
-    const Reply reply = table->ask(0, "hello\n", one_line_framer());
-    CHECK(reply.status == ReplyStatus::timeout);
-    CHECK(seconds_since(start) < 0.5);
-    CHECK(table->status(0) == SeatStatus::timeout);
-    table->close();
-    check_gone(dir / "pids");
+    check_silent_bot_times_out(ChannelKind::tcp_client, 200ms, "hello\n", 0.5);
 }
 
 TEST_CASE("tcp channel: a crashing bot is seen as closed") {
-    const auto dir = scratch_dir("tcp-crash");
-    auto table = launch_one(channel_seat(ChannelKind::tcp_client, {"--crash-after", "1"}, 2s, dir / "pids"));
-    CHECK(table->ask(0, "one\n", one_line_framer()).ok());
-    const auto start = std::chrono::steady_clock::now();
-    CHECK(table->ask(0, "two\n", one_line_framer()).status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < 1.0);
-    CHECK(table->status(0) == SeatStatus::crashed);
-    table->close();
-    check_gone(dir / "pids");
+    check_crash_seen_as_closed(ChannelKind::tcp_client, "one\n", "two\n");
 }
 
 TEST_CASE("http channel: requests are GETs and the body is the reply") {
@@ -89,28 +82,13 @@ TEST_CASE("http channel: requests are GETs and the body is the reply") {
     CHECK(again.first_line() == "echo ?type=offer");
     CHECK(table->usage(0).requests == 2);  // the send() is not charged to the bot's clock
     table->close();
-    check_gone(dir / "pids");
+    check_recorded_pids_gone(dir / "pids");
 }
 
 TEST_CASE("http channel: a bot that never answers times out") {
-    const auto dir = scratch_dir("http-timeout");
-    auto table = launch_one(channel_seat(ChannelKind::http_server, {"--never-answer"}, 300ms, dir / "pids"));
-    const auto start = std::chrono::steady_clock::now();
-    CHECK(table->ask(0, "?type=bid", one_line_framer()).status == ReplyStatus::timeout);
-    CHECK(seconds_since(start) < 0.6);
-    CHECK(table->status(0) == SeatStatus::timeout);
-    table->close();
-    check_gone(dir / "pids");
+    check_silent_bot_times_out(ChannelKind::http_server, 300ms, "?type=bid", 0.6);
 }
 
 TEST_CASE("http channel: a bot that crashes on a request is seen as closed") {
-    const auto dir = scratch_dir("http-crash");
-    auto table = launch_one(channel_seat(ChannelKind::http_server, {"--crash-after", "1"}, 2s, dir / "pids"));
-    CHECK(table->ask(0, "?n=1", one_line_framer()).ok());
-    const auto start = std::chrono::steady_clock::now();
-    CHECK(table->ask(0, "?n=2", one_line_framer()).status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < 1.0);
-    CHECK(table->status(0) == SeatStatus::crashed);
-    table->close();
-    check_gone(dir / "pids");
+    check_crash_seen_as_closed(ChannelKind::http_server, "?n=1", "?n=2");
 }

@@ -5,21 +5,11 @@
 
 #include <thread>
 
-#include "core/user_error.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;
 using namespace arb;
 using namespace arb::testing;
-
-namespace {
-TimeControl per_request(Millis limit) {
-    TimeControl tc;
-    tc.per_request = limit;
-    tc.grace = 50ms;
-    return tc;
-}
-}  // namespace
 
 TEST_CASE("process table asks an echo bot and gets its reply") {
     std::vector<SeatLaunch> seats{fault_seat("p0", {}, per_request(2s))};
@@ -83,9 +73,7 @@ TEST_CASE("process table ask_all waits on every seat at once") {
 }
 
 TEST_CASE("process table time left follows the match budget") {
-    TimeControl tc;
-    tc.total_budget = 5s;
-    std::vector<SeatLaunch> seats{fault_seat("p0", {"--late", "100"}, tc)};
+    std::vector<SeatLaunch> seats{fault_seat("p0", {"--late", "100"}, TimeControl{.total_budget = 5s})};
     auto table = ProcessTable::launch(std::move(seats), TableOptions{});
     CHECK(table->time_left(0) == 5s);
     REQUIRE(table->ask(0, "x\n", one_line_framer()).ok());
@@ -150,14 +138,9 @@ TEST_CASE("process table close is idempotent and leaves no process behind") {
 TEST_CASE("process table refuses a missing executable before starting anything") {
     std::vector<SeatLaunch> seats{fault_seat("good", {}), fault_seat("bad", {})};
     seats[1].bot = parse_bot_spec("name=bad cmd=/nonexistent/bot");
-    try {
-        (void)ProcessTable::launch(std::move(seats), TableOptions{});
-        FAIL("launch should throw");
-    } catch (const UserError& e) {
-        const std::string what = e.what();
-        CHECK(what.find("bad") != std::string::npos);
-        CHECK(what.find("/nonexistent/bot") != std::string::npos);
-    }
+    const std::string what = launch_error(std::move(seats));
+    CHECK(what.find("bad") != std::string::npos);
+    CHECK(what.find("/nonexistent/bot") != std::string::npos);
 }
 
 TEST_CASE("process table reports how limits are enforced") {

@@ -21,10 +21,7 @@ TEST_CASE("seat clock without limits never times out and reports unlimited time"
 }
 
 TEST_CASE("seat clock per request limit plus grace") {
-    TimeControl tc;
-    tc.per_request = 100ms;
-    tc.grace = 20ms;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.per_request = 100ms, .grace = 20ms});
     CHECK(*clock.next_allowance() == 100ms);
     CHECK(*clock.next_wait() == 120ms);
     CHECK(clock.time_left() == 100ms);
@@ -33,10 +30,7 @@ TEST_CASE("seat clock per request limit plus grace") {
 }
 
 TEST_CASE("seat clock first request allowance replaces the per request limit once") {
-    TimeControl tc;
-    tc.per_request = 100ms;
-    tc.first_request = 3s;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.per_request = 100ms, .first_request = 3s});
     CHECK(*clock.next_allowance() == 3s);
     CHECK(clock.time_left() == 3s);
     clock.charge(2s);
@@ -46,20 +40,14 @@ TEST_CASE("seat clock first request allowance replaces the per request limit onc
 }
 
 TEST_CASE("seat clock first request allowance alone leaves later requests unlimited") {
-    TimeControl tc;
-    tc.first_request = 1s;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.first_request = 1s});
     CHECK(*clock.next_allowance() == 1s);
     clock.charge(10ms);
     CHECK_FALSE(clock.next_allowance().has_value());
 }
 
 TEST_CASE("seat clock budget bounds each request by what is left") {
-    TimeControl tc;
-    tc.per_request = 500ms;
-    tc.total_budget = 1200ms;
-    tc.grace = 10ms;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.per_request = 500ms, .total_budget = 1200ms, .grace = 10ms});
     CHECK(*clock.next_allowance() == 500ms);
     CHECK(clock.time_left() == 1200ms);
     clock.charge(400ms);
@@ -71,10 +59,7 @@ TEST_CASE("seat clock budget bounds each request by what is left") {
 }
 
 TEST_CASE("seat clock overdrawn budget is clamped at zero and grace is never refunded") {
-    TimeControl tc;
-    tc.total_budget = 100ms;
-    tc.grace = 5ms;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.total_budget = 100ms, .grace = 5ms});
     clock.charge(104ms);  // within grace: not a timeout, but charged in full
     CHECK(clock.time_left() == 0ms);
     CHECK(*clock.next_allowance() == 0ms);
@@ -83,9 +68,7 @@ TEST_CASE("seat clock overdrawn budget is clamped at zero and grace is never ref
 }
 
 TEST_CASE("seat clock budget only") {
-    TimeControl tc;
-    tc.total_budget = 2s;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.total_budget = 2s});
     CHECK(*clock.next_allowance() == 2s);
     clock.charge(1500ms);
     CHECK(*clock.next_allowance() == 500ms);
@@ -93,9 +76,7 @@ TEST_CASE("seat clock budget only") {
 }
 
 TEST_CASE("seat clock time left rounds down to whole milliseconds") {
-    TimeControl tc;
-    tc.total_budget = 1000ms;
-    SeatClock clock(tc);
+    SeatClock clock(TimeControl{.total_budget = 1000ms});
     clock.charge(std::chrono::microseconds(1500));
     CHECK(clock.time_left() == 998ms);
 }

@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "core/bot_spawn.hpp"
-#include "core/user_error.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;
@@ -25,13 +24,6 @@ constexpr Millis kGrace{30};
 // more than this is a bug in the table, not noise.
 constexpr double kSlackS = 0.25;
 
-TimeControl short_clock() {
-    TimeControl tc;
-    tc.per_request = kLimit;
-    tc.grace = kGrace;
-    return tc;
-}
-
 double limit_s() { return std::chrono::duration<double>(kLimit + kGrace).count(); }
 
 struct Zoo {
@@ -40,16 +32,22 @@ struct Zoo {
     std::unique_ptr<ProcessTable> table;
 
     Zoo(const std::string& name, std::vector<std::string> flags, TableOptions options = {},
-        TimeControl time = short_clock()) {
+        TimeControl time = per_request(kLimit, kGrace)) {
         dir = scratch_dir(name);
         pidfile = dir / "pids";
         flags.push_back("--pidfile");
         flags.push_back(pidfile.string());
-        options.term_grace = 100ms;
-        options.quit_grace = 100ms;
         if (options.log_dir.empty()) options.log_dir = dir / "logs";
-        std::vector<SeatLaunch> seats{fault_seat("bot", std::move(flags), time)};
-        table = ProcessTable::launch(std::move(seats), options);
+        table = launch_one(fault_seat("bot", std::move(flags), time), std::move(options));
+    }
+
+    // Asks once and checks that the reply failed as closed, seen at once rather than waited out
+    // to the deadline.
+    void ask_expect_closed_at_once(std::string_view text) {
+        const auto start = std::chrono::steady_clock::now();
+        const Reply reply = table->ask(0, text, one_line_framer());
+        CHECK(reply.status == ReplyStatus::closed);
+        CHECK(seconds_since(start) < limit_s());
     }
 
     // Closes the table and checks that every process the bot recorded is gone (reaped).
@@ -57,12 +55,7 @@ struct Zoo {
         const auto start = std::chrono::steady_clock::now();
         table->close();
         CHECK(seconds_since(start) < 1.5);
-        const auto pids = recorded_pids(pidfile);
-        CHECK_FALSE(pids.empty());
-        for (pid_t pid : pids) {
-            INFO("pid " << pid);
-            CHECK(process_gone(pid));
-        }
+        check_recorded_pids_gone(pidfile);
     }
 };
 
@@ -93,10 +86,7 @@ TEST_CASE("fault bot that exits at start is reported crashed at once") {
     Zoo zoo("exit-at-start", {"--exit-at-start", "3"});
     wait_for_pidfile(zoo.pidfile);
     std::this_thread::sleep_for(50ms);  // it is surely gone before we ask
-    const auto start = std::chrono::steady_clock::now();
-    const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
-    CHECK(reply.status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < limit_s());  // seen at once, not waited out to the deadline
+    zoo.ask_expect_closed_at_once("hello\n");
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     zoo.close_and_check_gone();
 }
@@ -105,10 +95,7 @@ TEST_CASE("fault bot that crashes mid match") {
     Zoo zoo("crash", {"--crash-after", "2"});
     CHECK(zoo.table->ask(0, "1\n", one_line_framer()).ok());
     CHECK(zoo.table->ask(0, "2\n", one_line_framer()).ok());
-    const auto start = std::chrono::steady_clock::now();
-    const Reply reply = zoo.table->ask(0, "3\n", one_line_framer());
-    CHECK(reply.status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < limit_s());  // the exit is seen, not waited out
+    zoo.ask_expect_closed_at_once("3\n");
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     CHECK(zoo.table->ask(0, "4\n", one_line_framer()).status == ReplyStatus::not_running);
     zoo.close_and_check_gone();
@@ -157,8 +144,7 @@ TEST_CASE("fault bot that floods stdout without newline overflows with bounded m
 TEST_CASE("fault bot that writes 100 MB to stderr still answers and the log is capped") {
     TableOptions options;
     options.limits.stderr_cap_bytes = 64 * 1024;
-    TimeControl time;
-    time.per_request = 10s;  // draining 100 MB takes a moment on a loaded machine
+    const TimeControl time{.per_request = 10s};  // draining 100 MB takes a moment on a loaded machine
     const long rss_before = own_rss_kib();
     Zoo zoo("stderr", {"--stderr-bytes", "100000000"}, options, time);
     const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
@@ -183,10 +169,7 @@ TEST_CASE("fault bot that prints garbage bytes gets them back as its reply") {
 
 TEST_CASE("fault bot that closes stdout is reported crashed without waiting for the deadline") {
     Zoo zoo("close-stdout", {"--close-stdout"});
-    const auto start = std::chrono::steady_clock::now();
-    const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
-    CHECK(reply.status == ReplyStatus::closed);
-    CHECK(seconds_since(start) < limit_s());  // seen at once, not waited out to the deadline
+    zoo.ask_expect_closed_at_once("hello\n");
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     zoo.close_and_check_gone();
 }
@@ -194,10 +177,7 @@ TEST_CASE("fault bot that closes stdout is reported crashed without waiting for 
 TEST_CASE("fault bot that forks a child holding the pipes: exit seen, child killed") {
     Zoo zoo("fork-holder", {"--fork-holder"});
     wait_for_pidfile(zoo.pidfile, 2);
-    const auto start = std::chrono::steady_clock::now();
-    const Reply reply = zoo.table->ask(0, "hello\n", one_line_framer());
-    CHECK(reply.status == ReplyStatus::closed);  // the main process is gone; stdout is not closed
-    CHECK(seconds_since(start) < limit_s());  // seen at once, not waited out to the deadline
+    zoo.ask_expect_closed_at_once("hello\n");  // the main process is gone; stdout is not closed
     REQUIRE(recorded_pids(zoo.pidfile).size() == 2);
     zoo.close_and_check_gone();
 }
@@ -223,9 +203,7 @@ TEST_CASE("fault bot that ignores SIGTERM and quit is killed by close") {
 TEST_CASE("fault bot that allocates past the memory limit is stopped") {
     TableOptions options;
     options.limits.memory_mib = 64;
-    TimeControl time;
-    time.per_request = 5s;
-    Zoo zoo("memory", {"--alloc-mib", "256"}, options, time);
+    Zoo zoo("memory", {"--alloc-mib", "256"}, options, TimeControl{.per_request = 5s});
     const auto start = std::chrono::steady_clock::now();
     const Reply reply = zoo.table->ask(0, "eat\n", one_line_framer());
     CHECK(reply.status == ReplyStatus::closed);
@@ -265,27 +243,17 @@ TEST_CASE("a bot whose file is not executable gives a one-line error naming it")
     ::chmod(path.c_str(), 0644);
     std::vector<SeatLaunch> seats{fault_seat("plain", {})};
     seats[0].bot = parse_bot_spec("name=plain cmd=" + quote_word(path.string()));
-    try {
-        (void)ProcessTable::launch(std::move(seats), TableOptions{});
-        FAIL("launch should throw");
-    } catch (const UserError& e) {
-        const std::string what = e.what();
-        CHECK(what.find("plain") != std::string::npos);
-        CHECK(what.find('\n') == std::string::npos);
-    }
+    const std::string what = launch_error(std::move(seats));
+    CHECK(what.find("plain") != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
 }
 
 TEST_CASE("a bot with a missing working directory gives a one-line error naming it") {
     std::vector<SeatLaunch> seats{fault_seat("nodir", {})};
     seats[0].bot.dir = "/nonexistent/dir";
-    try {
-        (void)ProcessTable::launch(std::move(seats), TableOptions{});
-        FAIL("launch should throw");
-    } catch (const UserError& e) {
-        const std::string what = e.what();
-        CHECK(what.find("nodir") != std::string::npos);
-        CHECK(what.find('\n') == std::string::npos);
-    }
+    const std::string what = launch_error(std::move(seats));
+    CHECK(what.find("nodir") != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
     CHECK(::waitpid(-1, nullptr, WNOHANG) <= 0);  // the child that could not exec was reaped
 }
 

@@ -1,0 +1,302 @@
+// The ProcessTable's bot processes: start (spawn with the cgroup/rlimit plan of bot_limits.cpp),
+// the exit watch (pidfd), freezing, retiring (SIGKILL at once), reaping by process group, and
+// close(): quit text, SIGTERM, SIGKILL, reap, remove the cgroups (docs/core.md "Shutdown").
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "core/process_table_internal.hpp"
+#include "core/user_error.hpp"
+
+namespace arb::process_table_detail {
+namespace {
+
+int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
+
+// "exited with code N" / "killed by signal N" for a reaped main process, else `otherwise`.
+std::string exit_text(const SeatProcess& process, std::string otherwise) {
+    if (process.main_reaped && WIFEXITED(process.exit_status)) return fmt::format("exited with code {}", WEXITSTATUS(process.exit_status));
+    if (process.main_reaped && WIFSIGNALED(process.exit_status)) return fmt::format("killed by signal {}", WTERMSIG(process.exit_status));
+    return otherwise;
+}
+
+// End of input for the bot: stdin closed (TCP: shutdown, the bot sees end of stream), and a
+// TCP seat's bot that has not connected yet can no longer connect.
+void close_input(SeatChannel& channel) {
+    if (channel.in) {
+        ::shutdown(channel.in->native_handle(), SHUT_WR);
+        channel.in->close();
+    }
+    if (channel.acceptor) channel.acceptor->close();
+}
+
+}  // namespace
+
+// ---- start -----------------------------------------------------------------------------------
+
+void ProcessTableImpl::start_seat(int s) {
+    Seat& seat = at(s);
+    const SeatLaunch& launch = seat.launch;
+    SpawnRequest request;
+    request.bot_name = launch.bot.name;
+    request.executable = resolve_executable(launch.bot);
+    request.argv = launch.bot.argv;
+    request.argv.insert(request.argv.end(), launch.extra_args.begin(), launch.extra_args.end());
+    request.dir = launch.bot.dir;
+    request.env = launch.bot.env;
+    prepare_endpoint(s, request);
+    seat.process.cgroup = create_bot_cgroup(limits_plan_, options_.limits, launch.info.label);
+    request.limits = child_limits(limits_plan_, options_.limits);
+    request.cgroup_procs_files = seat.process.cgroup.procs_files();
+
+    if (!options_.log_dir.empty()) {
+        const auto path = options_.log_dir / (launch.info.label + ".stderr.log");
+        seat.log.file.reset(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+        if (!seat.log.file.valid()) {
+            throw UserError("cannot write bot log '" + path.string() + "': " + std::strerror(errno));
+        }
+    }
+
+    SpawnedBot bot = spawn_bot(request);
+    SeatProcess& process = seat.process;
+    process.pid = bot.pid;
+    process.has_cpu_clock = ::clock_getcpuclockid(process.pid, &process.cpu_clock) == 0;
+    process.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", process.pid).c_str(), O_RDONLY | O_CLOEXEC));
+    process.proc_stat.reset(::open(fmt::format("/proc/{}/stat", process.pid).c_str(), O_RDONLY | O_CLOEXEC));
+    attach_pipes(s, bot);
+    const int pidfd = pidfd_open(process.pid);
+    if (pidfd >= 0) {
+        process.exit_watch = std::make_unique<asio::posix::stream_descriptor>(ctx_, pidfd);
+        watch_exit(s);
+    }
+    watch_log(s, seat.log.err);
+    spdlog::debug("seat {} ({}): started pid {} : {}", launch.info.label, launch.bot.name, process.pid,
+                  launch.bot.command);
+    transcript(seat, '#', fmt::format("started pid {}", process.pid));
+    if (options_.freeze_idle) freeze(s);
+}
+
+// The bot's ends of its pipes: stdin/stdout are the channel of a stdio seat; a TCP/HTTP bot
+// reads end of file on stdin and its stdout goes to the log, like stderr.
+void ProcessTableImpl::attach_pipes(int s, SpawnedBot& bot) {
+    Seat& seat = at(s);
+    for (int fd : {bot.stdin_write.get(), bot.stdout_read.get(), bot.stderr_read.get()}) {
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
+    if (seat.channel.kind == ChannelKind::stdio) {
+        seat.channel.in = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdin_write.release());
+        seat.channel.out = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
+    } else {
+        bot.stdin_write.reset();
+        seat.log.out.pipe = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
+        watch_log(s, seat.log.out);
+        if (seat.channel.kind == ChannelKind::tcp_client) accept_connection(s);
+    }
+    seat.log.err.pipe = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stderr_read.release());
+}
+
+// ---- exit, signals, reaping ------------------------------------------------------------------
+
+void ProcessTableImpl::watch_exit(int s) {
+    SeatProcess& process = at(s).process;
+    if (process.exit_waiting || process.main_exited || !process.exit_watch) return;
+    process.exit_waiting = true;
+    process.exit_watch->async_wait(asio::posix::stream_descriptor::wait_read,
+                                   [this, s](const boost::system::error_code& ec) {
+                                       at(s).process.exit_waiting = false;
+                                       if (!ec) on_main_exit(s);
+                                   });
+}
+
+void ProcessTableImpl::on_main_exit(int s) {
+    Seat& seat = at(s);
+    seat.process.main_exited = true;
+    reap_group(s);
+    // Whatever the bot wrote before it exited is still in the pipe: read it before judging.
+    // A forked child may keep stdout open, so the exit itself ends a pending reply.
+    if (!seat.requests.pending()) return;
+    for (int i = 0; i < 64 && !seat.channel.out_eof; ++i) {
+        const std::size_t before = seat.channel.lines.buffered();
+        read_stdout(s);
+        if (seat.requests.active->write_done) feed_lines(s);
+        if (!seat.requests.pending() || seat.channel.lines.buffered() == before) break;
+    }
+    if (seat.requests.pending()) finish(s, ReplyStatus::closed, exit_text(seat.process, "exited"));
+}
+
+void ProcessTableImpl::reap_group(int s) {
+    SeatProcess& process = at(s).process;
+    if (process.pid <= 0 || process.group_gone) return;
+    for (;;) {
+        int status = 0;
+        rusage usage{};
+        const pid_t pid = ::wait4(-process.pid, &status, WNOHANG, &usage);
+        if (pid <= 0) break;
+        if (pid == process.pid) {
+            process.main_exited = true;
+            process.main_reaped = true;
+            process.exit_status = status;
+            process.main_usage = usage;
+        }
+    }
+    // No member left (also no zombie of ours): the group is gone.
+    if (::kill(-process.pid, 0) != 0 && errno == ESRCH) process.group_gone = true;
+}
+
+void ProcessTableImpl::signal_group(int s, int sig) {
+    SeatProcess& process = at(s).process;
+    if (process.pid <= 0 || process.group_gone) return;
+    process.cgroup.signal_all(sig);  // members that left the process group (setsid) too
+    if (::kill(-process.pid, sig) != 0 && errno == ESRCH) process.group_gone = true;
+}
+
+void ProcessTableImpl::freeze(int s) {
+    Seat& seat = at(s);
+    if (seat.process.frozen || seat.status != SeatStatus::ok) return;
+    signal_group(s, SIGSTOP);
+    seat.process.frozen = true;
+}
+
+void ProcessTableImpl::thaw(int s) {
+    SeatProcess& process = at(s).process;
+    if (!process.frozen) return;
+    signal_group(s, SIGCONT);
+    process.frozen = false;
+}
+
+Nanos ProcessTableImpl::cpu_now(const Seat& seat) const {
+    if (!seat.process.has_cpu_clock) return Nanos{0};
+    timespec ts{};
+    if (::clock_gettime(seat.process.cpu_clock, &ts) != 0) return Nanos{0};
+    return std::chrono::seconds(ts.tv_sec) + Nanos(ts.tv_nsec);
+}
+
+// ---- retire ----------------------------------------------------------------------------------
+
+void ProcessTableImpl::stop_seat(int s, SeatStatus why, std::string detail) {
+    Seat& seat = at(s);
+    if (seat.status != SeatStatus::ok) return;
+    seat.status = why;
+    seat.detail = std::move(detail);
+    spdlog::debug("seat {} ({}) retired: {}: {}", seat.launch.info.label, seat.launch.bot.name, to_string(why),
+                  seat.detail);
+    transcript(seat, '#', fmt::format("retired: {}: {}", to_string(why), seat.detail));
+    if (seat.requests.pending()) {
+        // The referee retired a seat while its request was open (only possible from a framer).
+        seat.requests.active->done = true;
+        seat.requests.active->reply->status = ReplyStatus::not_running;
+    }
+    // SIGKILL at once: a retired seat must not answer anything again, and has nothing to save.
+    signal_group(s, SIGKILL);
+    close_input(seat.channel);
+    http_end(s);
+    seat.channel.outbox.clear();
+    seat.channel.outbox_sent = 0;
+    seat.process.frozen = false;
+    reap_group(s);
+}
+
+void ProcessTableImpl::retire(int s, SeatStatus why, std::string_view detail) {
+    stop_seat(s, why, std::string(detail));
+}
+
+// ---- close -----------------------------------------------------------------------------------
+
+void ProcessTableImpl::close() {
+    if (closed_) return;
+    closed_ = true;
+    for (auto& seat : seats_) {
+        if (seat->requests.pending()) seat->requests.active.reset();
+    }
+    // 1. Quit text, then end of input: polite bots exit on either.
+    for (int s = 0; s < size(); ++s) ask_to_quit(s);
+    auto all_mains_exited = [&] {
+        return std::all_of(seats_.begin(), seats_.end(),
+                           [](const auto& seat) { return seat->process.pid <= 0 || seat->process.main_exited; });
+    };
+    pump_until(all_mains_exited, SteadyClock::now() + options_.quit_grace);
+
+    // 2. SIGTERM the groups, including children left behind by a main process that exited.
+    for (int s = 0; s < size(); ++s) {
+        reap_group(s);
+        if (!at(s).process.group_gone) signal_group(s, SIGTERM);
+    }
+    wait_groups(options_.term_grace);
+
+    // 3. SIGKILL whatever is left, and reap it.
+    for (int s = 0; s < size(); ++s) {
+        if (!at(s).process.group_gone) {
+            spdlog::debug("seat {}: SIGKILL after SIGTERM grace", at(s).launch.info.label);
+            signal_group(s, SIGKILL);
+        }
+    }
+    wait_groups(kKillWait);
+    for (int s = 0; s < size(); ++s) release_seat(s);
+    ctx_.poll();  // complete the cancelled operations
+    ctx_.restart();
+}
+
+void ProcessTableImpl::ask_to_quit(int s) {
+    Seat& seat = at(s);
+    if (seat.process.pid <= 0) return;
+    thaw(s);
+    SeatChannel& channel = seat.channel;
+    if (seat.status == SeatStatus::ok && !seat.process.main_exited && !options_.quit_text.empty() && channel.in &&
+        channel.in->is_open()) {
+        transcript(seat, '>', options_.quit_text);
+        channel.outbox.append(options_.quit_text);
+        (void)flush_outbox(s);
+    }
+    close_input(channel);
+    channel.outbox.clear();
+    watch_stdout(s);  // discard mode: a bot blocked on a full stdout pipe can still exit
+}
+
+bool ProcessTableImpl::all_groups_gone() {
+    for (int s = 0; s < size(); ++s) {
+        const SeatProcess& process = at(s).process;
+        if (process.pid > 0 && !process.group_gone) reap_group(s);
+    }
+    return std::all_of(seats_.begin(), seats_.end(),
+                       [](const auto& seat) { return seat->process.pid <= 0 || seat->process.group_gone; });
+}
+
+void ProcessTableImpl::wait_groups(Millis limit) {
+    const auto until = SteadyClock::now() + limit;
+    while (!all_groups_gone() && SteadyClock::now() < until) {
+        pump_until([] { return false; }, std::min(until, SteadyClock::now() + kReapPoll));
+    }
+}
+
+// After the group is gone: the last of stderr, the log trailer, the usage kept from the cgroup
+// before it is removed, every descriptor closed.
+void ProcessTableImpl::release_seat(int s) {
+    Seat& seat = at(s);
+    SeatProcess& process = seat.process;
+    if (process.pid > 0 && !process.group_gone) {
+        spdlog::warn("seat {}: process group {} still present after SIGKILL", seat.launch.info.label, process.pid);
+    }
+    drain_log(s, seat.log.err, 1 << 20);
+    if (seat.log.out.pipe) seat.log.out.pipe->close();
+    http_end(s);
+    write_log_trailer(seat);
+    process.peak_memory_kib_cache = process.cgroup.peak_memory_kib();
+    process.cpu_total_cache = process.cgroup.cpu_used();
+    process.cgroup.remove();
+    if (seat.channel.out) seat.channel.out->close();
+    if (seat.log.err.pipe) seat.log.err.pipe->close();
+    if (process.exit_watch) process.exit_watch->close();
+    transcript(seat, '#', exit_text(process, "ended"));
+}
+
+}  // namespace arb::process_table_detail
