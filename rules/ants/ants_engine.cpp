@@ -194,7 +194,6 @@ int AntsEngine::step(int r, int k, char direction) const {
     return r * cols_ + k;
 }
 
-bool AntsEngine::is_alive(int player) const { return !killed_[player] && ant_count_[player] > 0; }
 
 // ---------------------------------------------------------------------------------------------
 // Turn interface

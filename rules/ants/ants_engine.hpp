@@ -118,7 +118,7 @@ public:
     bool game_over();                   // sets cutoff() when true
     void finish_game();                 // lone-survivor bonus, final markers
     void kill_player(int player);       // crash / timeout / invalid: out, ants stay
-    bool is_alive(int player) const;
+    bool is_alive(int player) const { return !killed_[player] && ant_count_[player] > 0; }
 
     // --- text for the bots (ants.md section 2) -------------------------------------------
     std::string player_start_text() const;       // turn 0 block without "ready"
