@@ -94,6 +94,18 @@ bool GameOptions::flag(const std::string& key) const {
 
 std::filesystem::path GameOptions::path(const std::string& key) const { return text(key); }
 
+std::vector<SeatPlan> one_seat_per_bot(const MatchRequest& request, const TimeControl& time) {
+    std::vector<SeatPlan> seats;
+    for (int b = 0; b < static_cast<int>(request.bots.size()); ++b) {
+        SeatPlan seat;
+        seat.bot = b;
+        seat.label = "p" + std::to_string(b);
+        seat.time = time;
+        seats.push_back(std::move(seat));
+    }
+    return seats;
+}
+
 std::string GameOptions::to_json() const {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& [k, v] : values_) j[k] = v;

@@ -87,6 +87,10 @@ struct VerifyOutcome {
     std::string first_difference;  // "turn 17: field 'food' differs: ..." when !ok
 };
 
+// One stdio seat per bot, in bot order, labelled "p0", "p1", ..., all on the same clock: the
+// layout of the games whose bots each play one seat (Planowanie, Ants).
+std::vector<SeatPlan> one_seat_per_bot(const MatchRequest& request, const TimeControl& time);
+
 struct GameDescriptor {
     std::string name;      // "planowanie"
     std::string summary;   // one line for `arbiter games`

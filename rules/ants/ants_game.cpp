@@ -127,16 +127,8 @@ GameDescriptor describe_game() {
             AntsEngine probe(s.map, s.params, nullptr, nullptr);
             SymmetricFood::check_symmetric(probe);
         }
-        std::vector<SeatPlan> seats;
-        for (int b = 0; b < static_cast<int>(request.bots.size()); ++b) {
-            SeatPlan seat;
-            seat.bot = b;
-            seat.label = fmt::format("p{}", b);
-            seat.time.per_request = Millis(s.params.turntime_ms);
-            seat.time.first_request = Millis(s.params.loadtime_ms);
-            seats.push_back(std::move(seat));
-        }
-        return seats;
+        return one_seat_per_bot(request, TimeControl{.per_request = Millis(s.params.turntime_ms),
+                                                     .first_request = Millis(s.params.loadtime_ms)});
     };
     game.referee = [](const MatchRequest& request, Table& table) {
         const Setup s = setup_for(request);

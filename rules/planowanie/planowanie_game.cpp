@@ -89,15 +89,7 @@ GameDescriptor describe_game() {
         (void)sends_quit(request);
         const std::int64_t total_ms = request.options.integer("total-time-ms");
         if (total_ms <= 0) throw UserError("game option 'total-time-ms' must be positive");
-        std::vector<SeatPlan> seats;
-        for (int s = 0; s < static_cast<int>(request.bots.size()); ++s) {
-            SeatPlan seat;
-            seat.bot = s;
-            seat.label = fmt::format("p{}", s);
-            seat.time.total_budget = Millis(total_ms);
-            seats.push_back(std::move(seat));
-        }
-        return seats;
+        return one_seat_per_bot(request, TimeControl{.total_budget = Millis(total_ms)});
     };
     game.referee = [](const MatchRequest& request, Table& table) {
         RefereeSettings settings{config_for(request), request.deal_seed(), sends_quit(request),

@@ -90,3 +90,20 @@ TEST_CASE("match: a map for another player count is a user error naming the map"
     request.options = arb::GameOptions(game.options, {{"map", (kMaps / "maze_04p_01.map").string()}});
     CHECK_THROWS_WITH_AS(game.plan(request), doctest::Contains("maze_04p_01.map"), arb::UserError);
 }
+
+TEST_CASE("match: one seat per bot, p0 and p1, on turntime with loadtime for the first reply") {
+    const auto game = arb::ants::describe_game();
+    arb::MatchRequest request;
+    request.bots = {arb::parse_bot_spec("name=a cmd=true"), arb::parse_bot_spec("name=b cmd=true")};
+    request.options = arb::GameOptions(game.options, {{"map", (kMaps / "tutorial1.map").string()},
+                                                      {"turntime", "500"}, {"loadtime", "2000"}});
+    const auto seats = game.plan(request);
+    REQUIRE(seats.size() == 2);
+    for (int b = 0; b < 2; ++b) {
+        CHECK(seats[b].bot == b);
+        CHECK(seats[b].label == "p" + std::to_string(b));
+        CHECK(seats[b].time.per_request == arb::Millis{500});
+        CHECK(seats[b].time.first_request == arb::Millis{2000});
+        CHECK_FALSE(seats[b].time.total_budget.has_value());
+    }
+}
