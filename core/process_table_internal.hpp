@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
@@ -203,10 +204,7 @@ public:
     void start_all();
 
 private:
-    Seat& at(int seat) {
-        if (seat < 0 || seat >= size()) throw std::out_of_range("seat " + std::to_string(seat));
-        return *seats_[seat];
-    }
+    Seat& at(int seat) { return const_cast<Seat&>(std::as_const(*this).at(seat)); }
     const Seat& at(int seat) const {
         if (seat < 0 || seat >= size()) throw std::out_of_range("seat " + std::to_string(seat));
         return *seats_[seat];

@@ -74,7 +74,7 @@ void ProcessTableImpl::transcript(const Seat& seat, char direction, std::string_
                      static_cast<int>(line.size()), line.data());
         if (nl == std::string_view::npos) break;
         from = nl + 1;
-    } while (from <= text.size() && from < text.size());
+    } while (from < text.size());
     std::fflush(transcript_);
 }
 
