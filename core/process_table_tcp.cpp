@@ -32,8 +32,12 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
     request.env["ARBITER_HOST"] = host;
     request.env["ARBITER_PORT"] = port;
     if (kind == ChannelKind::http_server) request.env["ARBITER_URL"] = url;
+    // A seat secret the referee put in the environment (smart-dog's join token) may also be
+    // wanted on the command line.
+    const auto token_env = request.env.find("ARBITER_TOKEN");
+    const std::string token = token_env == request.env.end() ? "" : token_env->second;
     for (std::size_t i = 1; i < request.argv.size(); ++i) {
-        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{host}", host}, {"{port}", port}, {"{url}", url}}) {
+        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{host}", host}, {"{port}", port}, {"{url}", url}, {"{token}", token}}) {
             for (auto at = request.argv[i].find(key); at != std::string::npos; at = request.argv[i].find(key, at + value.size())) {
                 request.argv[i].replace(at, key.size(), value);
             }

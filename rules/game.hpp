@@ -71,6 +71,7 @@ struct SeatPlan {
     std::vector<std::string> extra_args;
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
+    std::map<std::string, std::string> env;   // added to the bot's environment (e.g. a seat secret)
 };
 
 // What the referee decides; the runner adds names, usage, timings.
