@@ -73,10 +73,6 @@ struct Match {
 
     void feed(int player, const std::string& line) {
         log.from(player, line);
-        if (line.starts_with("join")) {
-            table.note(fmt::format("P{} joined twice", player));
-            return;
-        }
         session.receive(player, line);
     }
 };
@@ -203,13 +199,16 @@ Tile load_match_tile(const MatchRequest& request) {
         if (turns < 1 || turns > 1000000) throw UserError("--turns must be 1..1000000");
         tile.params.turns_limit = static_cast<int>(turns);
     }
+    // Bots are told the per-turn limit they really have.
+    const auto turn_ms = request.options.integer("turn-ms");
+    if (turn_ms < 1 || turn_ms > 100000000) throw UserError("--turn-ms must be 1..100000000");
+    tile.params.wait_for_turn = static_cast<int>(turn_ms);
     return tile;
 }
 
 std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     load_match_tile(request);  // fails early on a bad map
     const auto turn_ms = request.options.integer("turn-ms");
-    if (turn_ms < 1) throw UserError("--turn-ms must be positive");
     const auto tokens = seat_tokens(request.seed, static_cast<int>(request.bots.size()));
     std::vector<SeatPlan> seats;
     for (std::size_t b = 0; b < request.bots.size(); ++b) {
@@ -233,6 +232,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     WireLog log(request.replay_path);
     log.note("map " + std::filesystem::absolute(request.options.path("map")).string());
     log.note(fmt::format("turns {}", tile.params.turns_limit));
+    log.note(fmt::format("waitForTurn {}", tile.params.wait_for_turn));
     log.note(arrival ? "order arrival" : "order round-robin, first player rotating");
     Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players))};
     join_all(m, seat_tokens(request.seed, players));

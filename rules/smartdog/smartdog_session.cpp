@@ -104,6 +104,11 @@ void Session::receive(int player, std::string_view line) {
         if (!warning.empty()) send(player, "warning " + warning);
         return;
     }
+    if (command == "join") {
+        // A second `join` on a seated connection: the seat is not given twice.
+        send(player, "error Already joined");
+        return;
+    }
     send(player, "error Unknown command: " + command + "(" + arg + ")");
 }
 

@@ -75,11 +75,25 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
     if (players.empty() || *players.rbegin() > 4 || static_cast<int>(players.size()) != *players.rbegin()) {
         throw UserError(path.string() + ": expected players P1..Pn with n from 1 to 4");
     }
-    const Tile tile = read_tile(map_for_transcript(path, notes).string());
+    Tile tile = read_tile(map_for_transcript(path, notes).string());
+    // Our referee notes the options it changed from the map's.
+    for (const auto& note : notes) {
+        for (const auto& [key, target] : {std::pair<std::string, int*>{"turns ", &tile.params.turns_limit},
+                                          {"waitForTurn ", &tile.params.wait_for_turn}}) {
+            if (!note.starts_with(key)) continue;
+            try {
+                *target = std::stoi(note.substr(key.size()));
+            } catch (const std::exception&) {
+                throw UserError(path.string() + ": bad note '# " + note + "'");
+            }
+            if (*target < 1) throw UserError(path.string() + ": bad note '# " + note + "'");
+        }
+    }
     Session session(tile, static_cast<int>(players.size()));
 
     VerifyOutcome outcome;
     std::deque<Outgoing> sent;
+    std::set<int> joined;
     auto differ = [&](std::size_t index, const std::string& what) {
         outcome.ok = false;
         outcome.first_difference = "line " + std::to_string(index + 1) + ": " + what;
@@ -89,7 +103,8 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const TranscriptLine& line = lines[i];
         if (line.way == '>') {
-            if (line.text.starts_with("join ") || line.text == "join") {
+            if ((line.text.starts_with("join ") || line.text == "join") && !joined.count(line.player)) {
+                joined.insert(line.player);
                 session.join(line.player);
             } else {
                 session.receive(line.player, line.text);
