@@ -49,6 +49,7 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
         launch.time = plan.time;
         launch.channel = plan.channel;
         for (const auto& [key, value] : plan.env) launch.bot.env[key] = value;
+        launch.listen_port = plan.listen_port;
         launches.push_back(std::move(launch));
     }
     TableOptions options;

@@ -14,7 +14,7 @@
 namespace arb::smartdog {
 namespace {
 
-constexpr Millis kJoinLimit{10000};  // to start, connect and send `join`
+constexpr Millis kMinJoinLimit{2000};  // to start, connect and send `join`: at least a turn
 
 // The whole game's wire text in the golden transcripts' format, in application order, so that
 // `arbiter verify smartdog` replays it.
@@ -209,6 +209,8 @@ Tile load_match_tile(const MatchRequest& request) {
 std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     load_match_tile(request);  // fails early on a bad map
     const auto turn_ms = request.options.integer("turn-ms");
+    const auto port = request.options.integer("port");
+    if (port < 0 || port > 65535) throw UserError("--port must be 0..65535");
     const auto tokens = seat_tokens(request.seed, static_cast<int>(request.bots.size()));
     std::vector<SeatPlan> seats;
     for (std::size_t b = 0; b < request.bots.size(); ++b) {
@@ -216,9 +218,10 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
         seat.bot = static_cast<int>(b);
         seat.label = fmt::format("p{}", b + 1);
         seat.time.per_request = Millis(turn_ms);
-        seat.time.first_request = kJoinLimit;
+        seat.time.first_request = std::max(Millis(turn_ms), kMinJoinLimit);
         seat.channel = ChannelKind::tcp_client;
-        seat.env["ARBITER_TOKEN"] = tokens[b];
+        seat.env["ARBITER_TOKEN"] = tokens[b];  // all seats then share one port, seated by token
+        seat.listen_port = static_cast<std::uint16_t>(port);
         seats.push_back(std::move(seat));
     }
     return seats;

@@ -3,6 +3,8 @@
 //   --no-join        connects, never says anything
 //   --bad-token      joins with a token it was not given
 //   --join-twice     joins, then sends `join` again every turn (and plays nothing)
+//   --reuse-token    joins, then joins again with the same token on a second connection; it
+//                    plays on (sending `end`) only if that one is refused with an `error` line
 //   --junk           answers every turn with junk lines, then `end`
 //   --flood          answers every turn with endless `do` lines and no `end`
 //   --stop-at N      plays `end` until turn N, then stops answering (stays connected)
@@ -53,6 +55,20 @@ int main(int argc, char** argv) {
         return 0;
     }
     send_all(fd, mode == "--bad-token" ? "join not-my-token\n" : std::string("join ") + token + "\n");
+    if (mode == "--reuse-token") {
+        const int second = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (::connect(second, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return 1;
+        send_all(second, std::string("join ") + token + " #duet\n");
+        char reply[256] = {};
+        std::size_t got = 0;
+        while (got < sizeof reply - 1) {
+            const auto n = ::read(second, reply + got, sizeof reply - 1 - got);
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+        }
+        if (std::strncmp(reply, "error ", 6) != 0) return 3;  // seated twice: exit, and the test sees it
+        ::close(second);
+    }
     FILE* in = ::fdopen(fd, "r");
     char* buffer = nullptr;
     std::size_t capacity = 0;
