@@ -2,6 +2,7 @@
 #include "rules/smartdog/smartdog_referee.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 
@@ -149,7 +150,11 @@ void play_turn(Match& m, bool arrival) {
     }
     if (ok.empty()) return;
     if (arrival) {
-        // Live play: each player's commands as one block, in reply order.
+        // Live play: each player's commands as one block, the blocks in the order the replies
+        // were complete (the requests went out together, so the shortest reply time was first).
+        std::map<int, std::chrono::nanoseconds> wall;
+        for (std::size_t i = 0; i < asked.size(); ++i) wall[asked[i]] = replies[i].wall;
+        std::stable_sort(ok.begin(), ok.end(), [&](int a, int b) { return wall[a] < wall[b]; });
         for (int p : ok) {
             for (const auto& line : commands[p]) m.feed(p, line);
             m.log.from(p, "end");

@@ -11,8 +11,8 @@
 // the per-turn limit. Commands are then applied interleaved in a fixed order (ruling 3): one
 // command per player in turn, the first player rotating with the turn (turn N starts with
 // player ((N - 1) mod P) + 1), until every list is used up; then every `end`. The order is
-// noted in the transcript. With --arrival the referee keeps no order of its own: each
-// player's commands are applied as soon as its reply is complete (live play).
+// noted in the transcript. With --arrival (live play, not reproducible) each player's commands
+// are applied as one block, the blocks in the order the players' replies were complete.
 //
 // Faults (ruling 6, forfeit): no connection, no or a bad `join`, a missing `end` within the
 // per-turn limit, a flood (more than kMaxCommandsPerTurn lines in a turn), a line over the
