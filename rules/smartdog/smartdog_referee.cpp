@@ -239,6 +239,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     Session session(tile, players);
     WireLog log(request.replay_path);
     log.note("map " + std::filesystem::absolute(request.options.path("map")).string());
+    log.note(fmt::format("players {}", players));
     log.note(fmt::format("turns {}", tile.params.turns_limit));
     log.note(fmt::format("waitForTurn {}", tile.params.wait_for_turn));
     log.note(arrival ? "order arrival" : "order round-robin, first player rotating");
@@ -256,7 +257,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         ParticipantResult r;
         r.seat = p - 1;
         const std::string& fault = m.fault[static_cast<std::size_t>(p - 1)];
-        r.score = fault.empty() ? session.engine().score(p) : kForfeitScore;
+        r.score = session.result_score(p);
         r.status = fault.empty() ? SeatStatus::ok : table.status(p - 1);
         if (!fault.empty() && r.status == SeatStatus::ok) r.status = SeatStatus::illegal;
         r.detail = fault.empty() ? (session.winner() == p ? "winner" : "") : fault;

@@ -28,7 +28,6 @@
 namespace arb::smartdog {
 
 inline constexpr int kMaxCommandsPerTurn = 1000;
-inline constexpr double kForfeitScore = -10;
 
 // The per-seat secrets of a match, from its seed (the same seed gives the same bot inputs).
 std::vector<std::string> seat_tokens(std::uint64_t seed, int seats);

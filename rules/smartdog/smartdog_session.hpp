@@ -36,12 +36,16 @@ public:
     bool waiting_for(int player) const;  // joined, alive, game running, no `end` yet this turn
     bool eliminated(int player) const { return eliminated_[static_cast<std::size_t>(player - 1)]; }
     int winner() const { return winner_; }
+    // The score for results: the engine's, or -10 for a player put out by a fault (ruling 6).
+    double result_score(int player) const { return eliminated(player) ? -10.0 : engine_.score(player); }
     int turns_played() const { return turns_played_; }
     const Engine& engine() const { return engine_; }
     std::vector<Outgoing> take();  // lines produced since the last call, in order
 
 private:
-    void send(int player, std::string line) { out_.push_back({player, std::move(line)}); }
+    void send(int player, std::string line) {
+        if (!eliminated(player)) out_.push_back({player, std::move(line)});  // nobody listens
+    }
     void start_game();
     void start_turn();
     void maybe_end_turn();

@@ -3,6 +3,7 @@
 // compares every server line and the final scores.
 #include "rules/smartdog/smartdog_verify.hpp"
 
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <set>
@@ -72,6 +73,11 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
         if (lines.back().way == '#') notes.push_back(lines.back().text);
         if (lines.back().player > 0) players.insert(lines.back().player);
     }
+    for (const auto& note : notes) {
+        if (!note.starts_with("players ")) continue;
+        const int n = std::atoi(note.c_str() + 8);
+        for (int p = 1; p <= n && p <= 4; ++p) players.insert(p);
+    }
     if (players.empty() || *players.rbegin() > 4 || static_cast<int>(players.size()) != *players.rbegin()) {
         throw UserError(path.string() + ": expected players P1..Pn with n from 1 to 4");
     }
@@ -116,12 +122,19 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
             const std::string ours = "P" + std::to_string(sent.front().player) + " < " + sent.front().line;
             if (ours != expected) return differ(i, "expected '" + expected + "', we sent '" + ours + "'");
             sent.pop_front();
+        } else if (line.text.starts_with("P") && line.text.find(" out: ") != std::string::npos) {
+            // Our referee's note of a player put out by a fault, where it happened.
+            const int player = std::atoi(line.text.c_str() + 1);
+            if (player < 1 || player > static_cast<int>(players.size())) return differ(i, "no such player in a fault note");
+            session.eliminate(player);
+            if (joined.insert(player).second) session.join(player);  // it never joined
+            for (auto& o : session.take()) sent.push_back(std::move(o));
         } else if (line.text.starts_with("final score P")) {
             const auto eq = line.text.find(" = ");
             if (eq == std::string::npos) continue;
             const int player = std::stoi(line.text.substr(13, eq - 13));
             if (player < 1 || player > static_cast<int>(players.size())) return differ(i, "no such player in a score note");
-            const std::string ours = format_score(session.engine().score(player));
+            const std::string ours = format_score(session.result_score(player));
             if (ours != line.text.substr(eq + 3)) {
                 return differ(i, "final score of P" + std::to_string(player) + ": expected " + line.text.substr(eq + 3) + ", ours " + ours);
             }

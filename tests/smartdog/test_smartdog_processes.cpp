@@ -125,8 +125,34 @@ TEST_CASE("smartdog processes: every fault is adjudicated and the others play on
         if (c.flags == "--join-twice") CHECK(wire.find("P2 < error Already joined") != std::string::npos);
         if (c.flags == "--junk") CHECK(wire.find("P2 < error Unknown command: hello()") != std::string::npos);
         const VerifyOutcome v = verify_transcript(m.request.replay_path);
-        if (!c.counts) CHECK_MESSAGE(v.ok, v.first_difference);
+        CHECK_MESSAGE(v.ok, v.first_difference);
+        CHECK(v.steps == 30);
     }
+}
+
+TEST_CASE("smartdog processes: a 3-player tournament is stored and rated") {
+    const auto dir = std::filesystem::temp_directory_path() / ("arbiter-smartdog-tour-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string arbiter = (std::filesystem::path(ARBITER_BINARY_DIR) / "bin" / "arbiter").string();
+    const std::string db = (dir / "t.sqlite").string();
+    const std::string cmd = arbiter + " tournament --db " + db + " --game smartdog --players 3 --format round-robin" +
+                            " --rounds 2 -j 1 --no-progress --out " + (dir / "out").string() +
+                            " --set map=" + (kMaps / "simple-1.txt").string() + " --set turns=60" +
+                            " --bot 'name=h cmd=" + (kBots / "herder").string() + "'" +
+                            " --bot 'name=r cmd=" + (kBots / "random_dog").string() + "'" +
+                            " --bot 'name=h2 cmd=" + (kBots / "herder").string() + "' 2>&1";
+    CHECK(std::system(cmd.c_str()) == 0);
+    FILE* pipe = ::popen((arbiter + " rate --db " + db + " 2>&1").c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string out;
+    char buffer[4096];
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    CHECK(::pclose(pipe) == 0);
+    // The random player is rated last.
+    const auto last = out.rfind('\n', out.size() - 2);
+    CHECK(out.substr(last + 1).find(" r ") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace arb::smartdog
