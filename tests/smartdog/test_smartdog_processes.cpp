@@ -130,6 +130,19 @@ TEST_CASE("smartdog processes: every fault is adjudicated and the others play on
     }
 }
 
+TEST_CASE("smartdog processes: --arrival plays a whole game whose wire log verifies") {
+    Match m("arrival", "keeper-1", {herder("h1"), python_herder(), random_dog("r3")}, {{"arrival", "true"}});
+    const MatchRecord record = m.run();
+    REQUIRE(record.participants.size() == 3);
+    for (const auto& p : record.participants) CHECK(p.status == SeatStatus::ok);
+    CHECK(record.turns == 100);
+    const std::string wire = slurp(m.request.replay_path);
+    CHECK(wire.find("# order arrival") != std::string::npos);
+    CHECK(wire.find("order: P") == std::string::npos);
+    const VerifyOutcome v = verify_transcript(m.request.replay_path);
+    CHECK_MESSAGE(v.ok, v.first_difference);
+}
+
 TEST_CASE("smartdog processes: a 3-player tournament is stored and rated") {
     const auto dir = std::filesystem::temp_directory_path() / ("arbiter-smartdog-tour-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);

@@ -278,6 +278,45 @@ TEST_CASE("smartdog session: wait, start, the turn loop, commands after end, unk
     CHECK(s.finished());
 }
 
+TEST_CASE("smartdog rules: a bark re-aims a scared sheep and restarts its fear") {
+    Engine e = board(kQuiet, ".......\n....@..\n.......\n.@.*...\n.......\n.......\n.......");
+    e.begin_turn();
+    CHECK(e.bark(1, dog_at(e, 1, 3)) == "");
+    play_turn(e);
+    CHECK(sheep(e, 0).x == 4);
+    CHECK(sheep(e, 0).fear == 1);
+    CHECK(e.bark(1, dog_at(e, 4, 1)) == "");  // straight above now: runs down
+    CHECK(sheep(e, 0).dir == Dir::down);
+    CHECK(sheep(e, 0).fear == 2);
+    play_turn(e);
+    CHECK(sheep(e, 0).y == 4);
+    CHECK(sheep(e, 0).scared);  // without the second bark it would be calm by now
+}
+
+TEST_CASE("smartdog rules: a scared sheep that cannot step stays, keeps its heading and counts down") {
+    Engine e = board(kQuiet, ".......\n.......\n...#...\n...*...\n.......\n...@...\n.......");
+    e.begin_turn();
+    CHECK(e.bark(1, dog_at(e, 3, 5)) == "");
+    play_turn(e);
+    CHECK(sheep(e, 0).y == 3);
+    CHECK(sheep(e, 0).dir == Dir::up);
+    CHECK(sheep(e, 0).scared);
+    play_turn(e);
+    CHECK_FALSE(sheep(e, 0).scared);
+    CHECK(sheep(e, 0).dir == Dir::up);
+}
+
+TEST_CASE("smartdog rules: two enemy dogs barking at each other in one turn are both scared") {
+    Engine e = board(kQuiet, "@..@.@\n.....@", 2);
+    e.begin_turn();
+    const std::string b = dog_at(e, 5, 0), c = dog_at(e, 6, 0);
+    CHECK(e.bark(1, b) == "");
+    CHECK(e.bark(2, c) == "");  // its fear starts only at the end of the turn
+    play_turn(e);
+    CHECK(e.bark(1, b) == b + " Cannot bark because fighted by another dog");
+    CHECK(e.bark(2, c) == c + " Cannot bark because fighted by another dog");
+}
+
 TEST_CASE("smartdog golden transcripts of the original server replay line for line") {
     const auto dir = std::filesystem::path(ARBITER_SHARED_DIR) / "data" / "smartdog" / "transcripts";
     int files = 0;
