@@ -42,6 +42,9 @@ struct SeatLaunch {
     std::vector<std::string> extra_args;  // appended to the bot's argv (e.g. a role)
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
+    // tcp_client with ARBITER_TOKEN in the bot's env: every such seat shares one listening port
+    // and is seated by `join TOKEN`; this port when not 0 (else a free one).
+    std::uint16_t listen_port = 0;
 };
 
 struct TableOptions {

@@ -149,6 +149,8 @@ struct SeatChannel {
     LineSplitter lines;
     std::uint16_t port = 0;                              // tcp_client / http_server
     std::unique_ptr<asio::ip::tcp::acceptor> acceptor;  // tcp_client: until the bot connects
+    std::string join_token;  // tcp_client on the shared port: seated by `join <token>`
+    bool awaiting_join = false;                          // ... and not seated yet
     HttpExchange http;
 };
 
@@ -231,6 +233,10 @@ private:
     // process_table_tcp.cpp
     void prepare_endpoint(int s, SpawnRequest& request);  // port, address in env and argv
     void accept_connection(int s);
+    void accept_joins();  // the shared port: one connection after another
+    void read_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::shared_ptr<std::string> received);
+    void route_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::string received);
+    void seat_connection(int s, asio::ip::tcp::socket& socket, std::string_view received);
 
     // process_table_http.cpp
     void http_start(int s);
@@ -271,6 +277,10 @@ private:
     std::FILE* transcript_ = nullptr;
     bool closed_ = false;
     std::array<char, kReadChunk> chunk_{};  // scratch for every read_available
+    // process_table_tcp.cpp: the shared port of token seats (declared after ctx_: closed first)
+    std::unique_ptr<asio::ip::tcp::acceptor> join_acceptor_;
+    bool join_accepting_ = false;
+    int unjoined_connections_ = 0;
 };
 
 }  // namespace arb::process_table_detail

@@ -143,7 +143,7 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
 bool ProcessTableImpl::flush_outbox(int s) {
     Seat& seat = at(s);
     SeatChannel& channel = seat.channel;
-    if (channel.acceptor && !channel.in) return true;  // tcp: sent once the bot has connected
+    if ((channel.acceptor || channel.awaiting_join) && !channel.in) return true;  // tcp: sent once the bot has connected
     if (!channel.in || !channel.in->is_open()) return false;
     const int fd = channel.in->native_handle();
     while (channel.outbox_sent < channel.outbox.size()) {

@@ -4,9 +4,14 @@
 // (smart-dog; smartdog.md 9). HTTP GET to a bot that serves is in process_table_http.cpp.
 #include <fcntl.h>
 
+#include <array>
+#include <memory>
 #include <utility>
 
+#include <boost/asio/write.hpp>
+
 #include "core/process_table_internal.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::process_table_detail {
 
@@ -18,7 +23,23 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
     // or from {host}, {port}, {url} in its command line: the originals had the address
     // configured in the client (smartdog.md 9: port 3002; koehandel.md 2.2: a URL).
     const asio::ip::tcp::endpoint loopback(asio::ip::address_v4::loopback(), 0);
-    if (kind == ChannelKind::tcp_client) {
+    const auto token_env = request.env.find("ARBITER_TOKEN");
+    if (kind == ChannelKind::tcp_client && token_env != request.env.end()) {
+        // Seats with a secret share one port per table and are told apart by `join TOKEN`.
+        if (!join_acceptor_) {
+            const asio::ip::tcp::endpoint at(asio::ip::address_v4::loopback(), seat.launch.listen_port);
+            join_acceptor_ = std::make_unique<asio::ip::tcp::acceptor>(ctx_);
+            boost::system::error_code ec;
+            join_acceptor_->open(at.protocol(), ec);
+            if (!ec) join_acceptor_->set_option(asio::socket_base::reuse_address(true), ec);
+            if (!ec) join_acceptor_->bind(at, ec);
+            if (!ec) join_acceptor_->listen(asio::socket_base::max_listen_connections, ec);
+            if (ec) throw UserError("cannot listen on 127.0.0.1:" + std::to_string(seat.launch.listen_port) + ": " + ec.message());
+        }
+        seat.channel.port = join_acceptor_->local_endpoint().port();
+        seat.channel.join_token = token_env->second;
+        seat.channel.awaiting_join = true;
+    } else if (kind == ChannelKind::tcp_client) {
         seat.channel.acceptor = std::make_unique<asio::ip::tcp::acceptor>(ctx_, loopback);
         seat.channel.port = seat.channel.acceptor->local_endpoint().port();
     } else {
@@ -32,8 +53,10 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
     request.env["ARBITER_HOST"] = host;
     request.env["ARBITER_PORT"] = port;
     if (kind == ChannelKind::http_server) request.env["ARBITER_URL"] = url;
+    // The seat secret may also be wanted on the command line.
+    const std::string token = token_env == request.env.end() ? "" : token_env->second;
     for (std::size_t i = 1; i < request.argv.size(); ++i) {
-        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{host}", host}, {"{port}", port}, {"{url}", url}}) {
+        for (const auto& [key, value] : {std::pair<std::string, std::string>{"{host}", host}, {"{port}", port}, {"{url}", url}, {"{token}", token}}) {
             for (auto at = request.argv[i].find(key); at != std::string::npos; at = request.argv[i].find(key, at + value.size())) {
                 request.argv[i].replace(at, key.size(), value);
             }
@@ -42,6 +65,10 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
 }
 
 void ProcessTableImpl::accept_connection(int s) {
+    if (at(s).channel.awaiting_join) {
+        accept_joins();
+        return;
+    }
     at(s).channel.acceptor->async_accept([this, s](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
         Seat& seat = at(s);
         SeatChannel& channel = seat.channel;
@@ -61,6 +88,98 @@ void ProcessTableImpl::accept_connection(int s) {
         }
         if (seat.requests.pending()) watch_stdout(s);
     });
+}
+
+
+// ---- the shared port: connections are seated by their first line, `join TOKEN [HUB]` -----------
+
+namespace {
+constexpr std::size_t kMaxJoinLine = 4096;
+constexpr int kMaxUnjoined = 16;  // connections that have not sent their first line yet
+}  // namespace
+
+void ProcessTableImpl::accept_joins() {
+    if (join_accepting_ || !join_acceptor_ || closed_) return;
+    join_accepting_ = true;
+    join_acceptor_->async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+        join_accepting_ = false;
+        if (ec == asio::error::operation_aborted || closed_) return;
+        if (!ec) {
+            if (unjoined_connections_ >= kMaxUnjoined) {
+                socket.close();  // a flood of idle connections: drop the newest
+            } else {
+                ++unjoined_connections_;
+                read_join(std::make_shared<asio::ip::tcp::socket>(std::move(socket)), std::make_shared<std::string>());
+            }
+        }
+        // Keep listening while the match runs: a late or second connection gets its answer.
+        accept_joins();
+    });
+}
+
+void ProcessTableImpl::read_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::shared_ptr<std::string> received) {
+    auto chunk = std::make_shared<std::array<char, 512>>();
+    socket->async_read_some(asio::buffer(*chunk), [this, socket, received, chunk](const boost::system::error_code& ec,
+                                                                                   std::size_t n) {
+        if (ec == asio::error::operation_aborted || closed_) return;
+        received->append(chunk->data(), n);
+        if (ec || received->size() > kMaxJoinLine) {
+            --unjoined_connections_;
+            return;  // closed, or no line within the cap: the socket closes with its last owner
+        }
+        if (received->find('\n') == std::string::npos) {
+            read_join(socket, received);
+            return;
+        }
+        --unjoined_connections_;
+        route_join(socket, std::move(*received));
+    });
+}
+
+void ProcessTableImpl::route_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::string received) {
+    std::string line = received.substr(0, received.find('\n'));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    // join TOKEN [HUB]: the hub (a leading '#' allowed) names nothing here and is not checked.
+    std::string token;
+    if (line.starts_with("join ")) {
+        token = line.substr(5);
+        token = token.substr(0, token.find(' '));
+    }
+    for (int s = 0; s < size(); ++s) {
+        Seat& seat = at(s);
+        if (!token.empty() && seat.channel.awaiting_join && seat.channel.join_token == token && seat.status == SeatStatus::ok) {
+            seat.channel.awaiting_join = false;
+            seat_connection(s, *socket, received);
+            return;
+        }
+    }
+    // An unknown or already used token: the original's error line, then the connection closes.
+    auto reply = std::make_shared<std::string>("error Unknown token\n");
+    asio::async_write(*socket, asio::buffer(*reply), [socket, reply](const boost::system::error_code&, std::size_t) {
+        boost::system::error_code ignored;
+        socket->shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    });
+}
+
+void ProcessTableImpl::seat_connection(int s, asio::ip::tcp::socket& socket, std::string_view received) {
+    Seat& seat = at(s);
+    SeatChannel& channel = seat.channel;
+    socket.set_option(asio::ip::tcp::no_delay(true));
+    const int fd = socket.release();
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    channel.in = std::make_unique<asio::posix::stream_descriptor>(ctx_, ::fcntl(fd, F_DUPFD_CLOEXEC, 3));
+    channel.out = std::make_unique<asio::posix::stream_descriptor>(ctx_, fd);
+    transcript(seat, '#', "connected");
+    // The join line (and anything after it) is the seat's first output.
+    channel.lines.append(received);
+    if (!flush_outbox(s)) {
+        if (seat.requests.pending()) finish(s, ReplyStatus::closed, "connection closed");
+        return;
+    }
+    if (seat.requests.pending()) {
+        watch_stdout(s);
+        if (seat.requests.active->write_done) feed_lines(s);
+    }
 }
 
 }  // namespace arb::process_table_detail

@@ -71,6 +71,8 @@ struct SeatPlan {
     std::vector<std::string> extra_args;
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
+    std::map<std::string, std::string> env;   // added to the bot's environment (e.g. a seat secret)
+    std::uint16_t listen_port = 0;            // tcp_client seats with a token: the shared port (0 = free)
 };
 
 // What the referee decides; the runner adds names, usage, timings.

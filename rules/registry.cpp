@@ -4,12 +4,13 @@
 #include "rules/ants/ants_game.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 #include "rules/samurai/samurai_game.hpp"
+#include "rules/smartdog/smartdog_game.hpp"
 
 namespace arb {
 
 const std::vector<GameDescriptor>& all_games() {
     static const std::vector<GameDescriptor> games = {planowanie::describe_game(), ants::describe_game(),
-                                                      samurai::describe_game()};
+                                                      samurai::describe_game(), smartdog::describe_game()};
     return games;
 }
 

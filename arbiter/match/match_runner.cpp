@@ -48,6 +48,8 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
         launch.extra_args = plan.extra_args;
         launch.time = plan.time;
         launch.channel = plan.channel;
+        for (const auto& [key, value] : plan.env) launch.bot.env[key] = value;
+        launch.listen_port = plan.listen_port;
         launches.push_back(std::move(launch));
     }
     TableOptions options;

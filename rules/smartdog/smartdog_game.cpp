@@ -1,0 +1,29 @@
+#include "rules/smartdog/smartdog_game.hpp"
+
+#include "rules/smartdog/smartdog_referee.hpp"
+#include "rules/smartdog/smartdog_verify.hpp"
+
+namespace arb::smartdog {
+
+GameDescriptor describe_game() {
+    GameDescriptor game;
+    game.name = "smartdog";
+    game.summary = "smart-dog (Actimind 2012): herd sheep into your pen with dogs; bots connect over loopback TCP";
+    game.min_bots = 1;
+    game.max_bots = 4;
+    game.replay_flag = "replay";
+    game.options = {
+        {"map", OptionKind::path, "", "The map tile file (original format: optional JSON line, then rows)", true},
+        {"turns", OptionKind::integer, "", "Turn limit (default: the map's turnsLimit)", false},
+        {"turn-ms", OptionKind::integer, "10000", "Per-turn limit in ms for a player's commands up to its `end`", false},
+        {"port", OptionKind::integer, "0", "The loopback port to listen on (0 = a free port)", false},
+        {"arrival", OptionKind::flag, "false",
+         "Apply commands as they arrive, like the original (live play; not reproducible)", false},
+    };
+    game.plan = plan_match;
+    game.referee = referee_match;
+    game.verify = [](const std::filesystem::path& path) { return verify_transcript(path); };
+    return game;
+}
+
+}  // namespace arb::smartdog

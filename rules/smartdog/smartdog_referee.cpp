@@ -1,0 +1,280 @@
+// The smart-dog referee over Table seats (see the header for the protocol and the order).
+#include "rules/smartdog/smartdog_referee.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/rng.hpp"
+#include "core/user_error.hpp"
+#include "rules/smartdog/smartdog_session.hpp"
+
+namespace arb::smartdog {
+namespace {
+
+constexpr Millis kMinJoinLimit{2000};  // to start, connect and send `join`: at least a turn
+
+// The whole game's wire text in the golden transcripts' format, in application order, so that
+// `arbiter verify smartdog` replays it.
+class WireLog {
+public:
+    explicit WireLog(const std::filesystem::path& path) {
+        if (path.empty()) return;
+        out_.open(path, std::ios::binary);
+        if (!out_) throw UserError("cannot write " + path.string());
+    }
+    void from(int player, const std::string& line) { write(fmt::format("P{} > {}", player, line)); }
+    void to(int player, const std::string& line) { write(fmt::format("P{} < {}", player, line)); }
+    void note(const std::string& text) { write("# " + text); }
+
+private:
+    void write(const std::string& line) {
+        if (out_.is_open()) out_ << line << '\n';
+    }
+    std::ofstream out_;
+};
+
+// Lines up to `end` (dropped); more than kMaxCommandsPerTurn lines end the reply early, and the
+// missing `end` marks it a flood.
+ReplyFramer turn_framer() {
+    return [count = 0](std::string_view line) mutable {
+        if (line == "end" || line == "end ") return Frame::end_skip;
+        return ++count >= kMaxCommandsPerTurn ? Frame::end_keep : Frame::keep;
+    };
+}
+
+struct Match {
+    Session& session;
+    Table& table;
+    WireLog& log;
+    int players = 0;
+    std::vector<std::string> fault;  // per player: why it is out ("" = playing)
+
+    void retire(int player, SeatStatus why, const std::string& detail) {
+        if (!fault[static_cast<std::size_t>(player - 1)].empty()) return;
+        fault[static_cast<std::size_t>(player - 1)] = detail;
+        if (table.alive(player - 1)) table.retire(player - 1, why, detail);
+        log.note(fmt::format("P{} out: {}", player, detail));
+        session.eliminate(player);
+    }
+
+    // The session's output, grouped per player in order, logged.
+    std::vector<std::string> pending_text() {
+        std::vector<std::string> text(static_cast<std::size_t>(players));
+        for (auto& o : session.take()) {
+            if (!fault[static_cast<std::size_t>(o.player - 1)].empty()) continue;
+            log.to(o.player, o.line);
+            text[static_cast<std::size_t>(o.player - 1)] += o.line + "\n";
+        }
+        return text;
+    }
+
+    void feed(int player, const std::string& line) {
+        log.from(player, line);
+        session.receive(player, line);
+    }
+};
+
+std::string hub_of(const std::vector<std::string>& words) {
+    if (words.size() < 3) return "";
+    return words[2].starts_with("#") ? words[2].substr(1) : words[2];
+}
+
+std::vector<std::string> split_words(const std::string& line) {
+    std::vector<std::string> words;
+    std::size_t at = 0;
+    while (at < line.size()) {
+        const auto next = line.find(' ', at);
+        if (next != at) words.push_back(line.substr(at, next == std::string::npos ? std::string::npos : next - at));
+        if (next == std::string::npos) break;
+        at = next + 1;
+    }
+    return words;
+}
+
+// Everybody connects and joins; player ids are seat order.
+void join_all(Match& m, const std::vector<std::string>& tokens) {
+    std::vector<Request> requests;
+    for (int s = 0; s < m.players; ++s) requests.push_back({s, "", one_line_framer()});
+    const std::vector<Reply> replies = m.table.ask_all(requests);
+    for (int p = 1; p <= m.players; ++p) {
+        const Reply& reply = replies[static_cast<std::size_t>(p - 1)];
+        if (!reply.ok()) {
+            m.retire(p, reply.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed,
+                     std::string("no join: ") + to_string(reply.status));
+            continue;
+        }
+        const std::vector<std::string> words = split_words(reply.first_line());
+        m.log.from(p, reply.first_line());
+        if (words.size() < 2 || words[0] != "join" || words[1] != tokens[static_cast<std::size_t>(p - 1)]) {
+            m.table.send(p - 1, "error Unknown token\n");
+            m.log.to(p, "error Unknown token");
+            m.retire(p, SeatStatus::illegal, "first line is not `join` with its token");
+            continue;
+        }
+        if (!hub_of(words).empty()) m.log.note(fmt::format("P{} hub {} (ignored)", p, hub_of(words)));
+    }
+    for (int p = 1; p <= m.players; ++p) m.session.join(p);
+    for (int p = 1; p <= m.players; ++p) {
+        if (!m.fault[static_cast<std::size_t>(p - 1)].empty()) m.session.eliminate(p);
+    }
+}
+
+void play_turn(Match& m, bool arrival) {
+    const std::vector<std::string> text = m.pending_text();
+    std::vector<Request> requests;
+    std::vector<int> asked;
+    for (int p = 1; p <= m.players; ++p) {
+        if (!m.session.waiting_for(p)) continue;
+        requests.push_back({p - 1, text[static_cast<std::size_t>(p - 1)], turn_framer()});
+        asked.push_back(p);
+    }
+    const std::vector<Reply> replies = m.table.ask_all(requests);
+    std::map<int, std::vector<std::string>> commands;
+    std::vector<int> ok;
+    for (std::size_t i = 0; i < asked.size(); ++i) {
+        const Reply& r = replies[i];
+        const int p = asked[i];
+        if (r.ok() && r.lines.size() >= static_cast<std::size_t>(kMaxCommandsPerTurn)) {
+            m.retire(p, SeatStatus::illegal, fmt::format("more than {} lines in a turn", kMaxCommandsPerTurn - 1));
+        } else if (!r.ok()) {
+            m.retire(p, r.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed,
+                     fmt::format("turn {}: {}", m.session.engine().turn() + 1, to_string(r.status)));
+        } else {
+            commands[p] = r.lines;
+            ok.push_back(p);
+        }
+    }
+    if (ok.empty()) return;
+    if (arrival) {
+        // Live play: each player's commands as one block, the blocks in the order the replies
+        // were complete (the requests went out together, so the shortest reply time was first).
+        std::map<int, std::chrono::nanoseconds> wall;
+        for (std::size_t i = 0; i < asked.size(); ++i) wall[asked[i]] = replies[i].wall;
+        std::stable_sort(ok.begin(), ok.end(), [&](int a, int b) { return wall[a] < wall[b]; });
+        for (int p : ok) {
+            for (const auto& line : commands[p]) m.feed(p, line);
+            m.log.from(p, "end");
+            m.session.receive(p, "end");
+        }
+        return;
+    }
+    // Round robin, one command per player, the first player rotating with the turn.
+    const int first = m.session.engine().turn() % m.players;
+    std::vector<int> order;
+    for (int i = 0; i < m.players; ++i) {
+        const int p = (first + i) % m.players + 1;
+        if (commands.count(p)) order.push_back(p);
+    }
+    std::string order_text;
+    for (int p : order) order_text += fmt::format(" P{}", p);
+    m.log.note(fmt::format("turn {} order:{}", m.session.engine().turn() + 1, order_text));
+    for (std::size_t k = 0;; ++k) {
+        bool any = false;
+        for (int p : order) {
+            const auto& list = commands[p];
+            if (k >= list.size()) continue;
+            any = true;
+            m.feed(p, list[k]);
+        }
+        if (!any) break;
+    }
+    for (int p : order) {
+        m.log.from(p, "end");
+        m.session.receive(p, "end");
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> seat_tokens(std::uint64_t seed, int seats) {
+    Rng rng(seed ^ 0x5ea7'70c3'd06aULL);
+    std::vector<std::string> tokens;
+    for (int s = 0; s < seats; ++s) tokens.push_back(fmt::format("{:016x}", rng.next_u64()));
+    return tokens;
+}
+
+Tile load_match_tile(const MatchRequest& request) {
+    Tile tile = read_tile(request.options.path("map").string());
+    if (request.options.has("turns")) {
+        const auto turns = request.options.integer("turns");
+        if (turns < 1 || turns > 1000000) throw UserError("--turns must be 1..1000000");
+        tile.params.turns_limit = static_cast<int>(turns);
+    }
+    // Bots are told the per-turn limit they really have.
+    const auto turn_ms = request.options.integer("turn-ms");
+    if (turn_ms < 1 || turn_ms > 100000000) throw UserError("--turn-ms must be 1..100000000");
+    tile.params.wait_for_turn = static_cast<int>(turn_ms);
+    return tile;
+}
+
+std::vector<SeatPlan> plan_match(const MatchRequest& request) {
+    load_match_tile(request);  // fails early on a bad map
+    const auto turn_ms = request.options.integer("turn-ms");
+    const auto port = request.options.integer("port");
+    if (port < 0 || port > 65535) throw UserError("--port must be 0..65535");
+    const auto tokens = seat_tokens(request.seed, static_cast<int>(request.bots.size()));
+    std::vector<SeatPlan> seats;
+    for (std::size_t b = 0; b < request.bots.size(); ++b) {
+        SeatPlan seat;
+        seat.bot = static_cast<int>(b);
+        seat.label = fmt::format("p{}", b + 1);
+        seat.time.per_request = Millis(turn_ms);
+        seat.time.first_request = std::max(Millis(turn_ms), kMinJoinLimit);
+        seat.channel = ChannelKind::tcp_client;
+        seat.env["ARBITER_TOKEN"] = tokens[b];  // all seats then share one port, seated by token
+        seat.listen_port = static_cast<std::uint16_t>(port);
+        seats.push_back(std::move(seat));
+    }
+    return seats;
+}
+
+RefereeResult referee_match(const MatchRequest& request, Table& table) {
+    const Tile tile = load_match_tile(request);
+    const int players = table.size();
+    const bool arrival = request.options.flag("arrival");
+    Session session(tile, players);
+    WireLog log(request.replay_path);
+    log.note("map " + std::filesystem::absolute(request.options.path("map")).string());
+    log.note(fmt::format("players {}", players));
+    log.note(fmt::format("turns {}", tile.params.turns_limit));
+    log.note(fmt::format("waitForTurn {}", tile.params.wait_for_turn));
+    log.note(arrival ? "order arrival" : "order round-robin, first player rotating");
+    Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players))};
+    join_all(m, seat_tokens(request.seed, players));
+    while (!session.finished()) play_turn(m, arrival);
+    const std::vector<std::string> last = m.pending_text();
+    for (int p = 1; p <= players; ++p) {
+        if (!last[static_cast<std::size_t>(p - 1)].empty()) table.send(p - 1, last[static_cast<std::size_t>(p - 1)]);
+    }
+
+    RefereeResult result;
+    result.turns = session.turns_played();
+    for (int p = 1; p <= players; ++p) {
+        ParticipantResult r;
+        r.seat = p - 1;
+        const std::string& fault = m.fault[static_cast<std::size_t>(p - 1)];
+        r.score = session.result_score(p);
+        r.status = fault.empty() ? SeatStatus::ok : table.status(p - 1);
+        if (!fault.empty() && r.status == SeatStatus::ok) r.status = SeatStatus::illegal;
+        r.detail = fault.empty() ? (session.winner() == p ? "winner" : "") : fault;
+        log.note(fmt::format("final score P{} = {}", p, format_score(r.score)));
+        result.participants.push_back(std::move(r));
+    }
+    // Ranks: faulted players last; otherwise by score, equal scores share a rank.
+    for (auto& r : result.participants) {
+        r.rank = 1;
+        for (const auto& o : result.participants) {
+            const bool r_out = r.status != SeatStatus::ok, o_out = o.status != SeatStatus::ok;
+            if ((!o_out && r_out) || (o_out == r_out && o.score > r.score)) ++r.rank;
+        }
+    }
+    result.pairs = derive_pairs_by_rank(result.participants);
+    result.end_reason = session.winner() ? fmt::format("turn limit; winner P{}", session.winner()) : "turn limit; no winner";
+    return result;
+}
+
+}  // namespace arb::smartdog

@@ -1,0 +1,171 @@
+// Whole smart-dog matches over loopback TCP with real bot processes: the sample bots, the
+// reproducibility of a 4-player game, and every fault of a player adjudicated in bounded time.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "arbiter/match/match_runner.hpp"
+#include "rules/smartdog/smartdog_game.hpp"
+#include "rules/smartdog/smartdog_verify.hpp"
+
+namespace arb::smartdog {
+namespace {
+
+const std::filesystem::path kMaps = std::filesystem::path(ARBITER_SHARED_DIR) / "data" / "smartdog" / "maps";
+const std::filesystem::path kBots = std::filesystem::path(ARBITER_BINARY_DIR) / "bots" / "smartdog";
+const std::filesystem::path kFaultBot =
+    std::filesystem::path(ARBITER_BINARY_DIR) / "bots" / "smartdog-faults" / "smartdog_fault_bot";
+
+BotSpec bot(const std::string& name, const std::string& command) {
+    return parse_bot_spec("name=" + name + " cmd=" + quote_word(command));
+}
+BotSpec herder(const std::string& name = "herder") { return bot(name, (kBots / "herder").string()); }
+BotSpec random_dog(const std::string& name = "random") { return bot(name, (kBots / "random_dog").string()); }
+BotSpec python_herder() { return bot("py", "python3 " + (kBots / "herder.py").string()); }
+BotSpec fault(const std::string& flags) { return bot("faulty", kFaultBot.string() + " " + flags); }
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct Match {
+    std::filesystem::path dir;
+    MatchRequest request;
+
+    Match(const std::string& tag, const std::string& map, std::vector<BotSpec> bots,
+          std::map<std::string, std::string> extra = {}, std::uint64_t seed = 1) {
+        dir = std::filesystem::temp_directory_path() /
+              ("arbiter-smartdog-proc-" + std::to_string(::getpid()) + "-" + tag);
+        std::filesystem::remove_all(dir);
+        std::filesystem::create_directories(dir);
+        extra["map"] = (kMaps / (map + ".txt")).string();
+        request.game = "smartdog";
+        request.seed = seed;
+        request.bots = std::move(bots);
+        request.options = GameOptions(describe_game().options, extra);
+        request.replay_path = dir / "wire.txt";
+    }
+    ~Match() { std::filesystem::remove_all(dir); }
+    MatchRecord run() const { return run_match(describe_game(), request); }
+};
+
+}  // namespace
+
+TEST_CASE("smartdog processes: the herder beats a random player on every map; the wire log verifies") {
+    double herder_total = 0, random_total = 0;
+    for (const std::string map : {"simple-1", "collector-1", "keeper-1", "capture-the-sheep"}) {
+        CAPTURE(map);
+        Match m("vs-random-" + map, map, {herder(), random_dog()}, {{"turns", "150"}});
+        const MatchRecord record = m.run();
+        REQUIRE(record.participants.size() == 2);
+        CHECK(record.participants[0].status == SeatStatus::ok);
+        CHECK(record.participants[1].status == SeatStatus::ok);
+        CHECK(record.participants[0].score >= record.participants[1].score);
+        herder_total += record.participants[0].score;
+        random_total += record.participants[1].score;
+        const VerifyOutcome v = verify_transcript(m.request.replay_path);
+        CHECK_MESSAGE(v.ok, v.first_difference);
+        CHECK(v.steps == record.turns);
+    }
+    CHECK(herder_total >= random_total + 15);
+}
+
+TEST_CASE("smartdog processes: a 4-player TCP game run twice with one seed gives identical transcripts") {
+    std::string first;
+    for (int run = 0; run < 2; ++run) {
+        Match m("repeat-" + std::to_string(run), "simple-1",
+                {herder("h1"), random_dog("r2"), python_herder(), herder("h4")}, {{"turns", "80"}}, 7);
+        const MatchRecord record = m.run();
+        REQUIRE(record.participants.size() == 4);
+        for (const auto& p : record.participants) CHECK(p.status == SeatStatus::ok);
+        CHECK(record.pairs.size() == 6);
+        const std::string wire = slurp(m.request.replay_path);
+        CHECK(wire.find("P4 < finished") != std::string::npos);
+        if (run == 0) first = wire;
+        else CHECK(wire == first);
+    }
+}
+
+TEST_CASE("smartdog processes: every fault is adjudicated and the others play on, in bounded time") {
+    struct Case {
+        std::string flags;
+        SeatStatus status;
+        bool counts;  // false: only warnings/errors, the player stays in
+    };
+    const std::vector<Case> cases = {
+        {"--no-connect", SeatStatus::timeout, true},   {"--no-join", SeatStatus::timeout, true},
+        {"--bad-token", SeatStatus::crashed, true},    {"--join-twice", SeatStatus::ok, false},
+        {"--reuse-token", SeatStatus::ok, false},
+        {"--junk", SeatStatus::ok, false},             {"--flood", SeatStatus::illegal, true},
+        {"--stop-at 5", SeatStatus::timeout, true},    {"--disconnect-at 5", SeatStatus::crashed, true},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.flags);
+        const auto start = std::chrono::steady_clock::now();
+        Match m("fault-" + std::to_string(&c - cases.data()), "simple-1", {herder(), fault(c.flags)},
+                {{"turns", "30"}, {"turn-ms", "1000"}});
+        m.request.limits.max_line_bytes = 4096;
+        const MatchRecord record = m.run();
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        CHECK(seconds < 20);
+        REQUIRE(record.participants.size() == 2);
+        CHECK(record.turns == 30);  // the herder played the whole game
+        CHECK(record.participants[0].status == SeatStatus::ok);
+        CHECK(record.participants[1].status == c.status);
+        CHECK(record.participants[0].rank == 1);
+        if (c.counts) CHECK(record.participants[1].score == -10);
+        const std::string wire = slurp(m.request.replay_path);
+        if (c.flags == "--join-twice") CHECK(wire.find("P2 < error Already joined") != std::string::npos);
+        if (c.flags == "--junk") CHECK(wire.find("P2 < error Unknown command: hello()") != std::string::npos);
+        const VerifyOutcome v = verify_transcript(m.request.replay_path);
+        CHECK_MESSAGE(v.ok, v.first_difference);
+        CHECK(v.steps == 30);
+    }
+}
+
+TEST_CASE("smartdog processes: --arrival plays a whole game whose wire log verifies") {
+    Match m("arrival", "keeper-1", {herder("h1"), python_herder(), random_dog("r3")}, {{"arrival", "true"}});
+    const MatchRecord record = m.run();
+    REQUIRE(record.participants.size() == 3);
+    for (const auto& p : record.participants) CHECK(p.status == SeatStatus::ok);
+    CHECK(record.turns == 100);
+    const std::string wire = slurp(m.request.replay_path);
+    CHECK(wire.find("# order arrival") != std::string::npos);
+    CHECK(wire.find("order: P") == std::string::npos);
+    const VerifyOutcome v = verify_transcript(m.request.replay_path);
+    CHECK_MESSAGE(v.ok, v.first_difference);
+}
+
+TEST_CASE("smartdog processes: a 3-player tournament is stored and rated") {
+    const auto dir = std::filesystem::temp_directory_path() / ("arbiter-smartdog-tour-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string arbiter = (std::filesystem::path(ARBITER_BINARY_DIR) / "bin" / "arbiter").string();
+    const std::string db = (dir / "t.sqlite").string();
+    const std::string cmd = arbiter + " tournament --db " + db + " --game smartdog --players 3 --format round-robin" +
+                            " --rounds 2 -j 1 --no-progress --out " + (dir / "out").string() +
+                            " --set map=" + (kMaps / "simple-1.txt").string() + " --set turns=60" +
+                            " --bot 'name=h cmd=" + (kBots / "herder").string() + "'" +
+                            " --bot 'name=r cmd=" + (kBots / "random_dog").string() + "'" +
+                            " --bot 'name=h2 cmd=" + (kBots / "herder").string() + "' 2>&1";
+    CHECK(std::system(cmd.c_str()) == 0);
+    FILE* pipe = ::popen((arbiter + " rate --db " + db + " 2>&1").c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string out;
+    char buffer[4096];
+    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    CHECK(::pclose(pipe) == 0);
+    // The random player is rated last.
+    const auto last = out.rfind('\n', out.size() - 2);
+    CHECK(out.substr(last + 1).find(" r ") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace arb::smartdog
