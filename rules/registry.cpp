@@ -2,6 +2,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/ants/ants_game.hpp"
+#include "rules/koehandel/koehandel_game.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 #include "rules/samurai/samurai_game.hpp"
 
@@ -9,7 +10,8 @@ namespace arb {
 
 const std::vector<GameDescriptor>& all_games() {
     static const std::vector<GameDescriptor> games = {planowanie::describe_game(), ants::describe_game(),
-                                                      samurai::describe_game()};
+                                                      samurai::describe_game(),
+                                                      koehandel::describe_game()};
     return games;
 }
 
