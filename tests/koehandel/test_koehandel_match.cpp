@@ -21,6 +21,7 @@ BotSpec bot(const std::string& name, const std::string& command) {
 }
 BotSpec python_value(const std::string& name) { return bot(name, "python3 " + (kBots / "value_bot.py").string()); }
 BotSpec python_random(const std::string& name) { return bot(name, "python3 " + (kBots / "value_bot.py").string() + " --random"); }
+BotSpec cpp_value(const std::string& name) { return bot(name, (kBots / "value_bot").string()); }
 BotSpec fault(const std::string& mode) { return bot("fault", "python3 " + kFaults + " " + mode); }
 
 struct Match {
@@ -48,11 +49,11 @@ struct Match {
 
 }  // namespace
 
-TEST_CASE("koehandel match: the sample bots beat random bots clearly over loopback HTTP") {
+TEST_CASE("koehandel match: the sample bots (Python and C++) beat random bots clearly over loopback HTTP") {
     double value_total = 0, random_total = 0;
     int value_wins = 0;
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-        Match m("strength" + std::to_string(seed), {python_value("v1"), python_random("r1"), python_value("v2"), python_random("r2")}, seed);
+        Match m("strength" + std::to_string(seed), {python_value("v1"), python_random("r1"), cpp_value("v2"), python_random("r2")}, seed);
         const MatchRecord record = m.run();
         REQUIRE(record.participants.size() == 4);
         for (const auto& p : record.participants) {

@@ -18,6 +18,4 @@ round_trips() {  # round_trips LABEL BUILD
 }
 round_trips new "$build"
 [ -n "$other" ] && round_trips other "$other"
-if [ -x "$build/bench/koehandel/bench_koehandel_games" ]; then
-  "$build/bench/koehandel/bench_koehandel_games" "$build" 10
-fi
+"$here/bench_games.sh" "$build" 20
