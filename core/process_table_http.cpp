@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "core/process_table_internal.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::process_table_detail {
 
@@ -66,6 +67,33 @@ void quick_ack(asio::ip::tcp::socket& socket) {
 
 }  // namespace
 
+void ProcessTableImpl::start_remote_seat(int s) {
+    Seat& seat = at(s);
+    const std::string& url = seat.launch.bot.url;
+    const std::string name = seat.launch.bot.name;
+    if (seat.launch.channel != ChannelKind::http_server) {
+        throw UserError("bot '" + name + "': url= bots serve HTTP, which this game does not use");
+    }
+    // http://HOST[:PORT][/PATH]
+    std::string rest = url.substr(std::string_view("http://").size());
+    const auto slash = rest.find('/');
+    HttpExchange& http = seat.channel.http;
+    http.path = slash == std::string::npos ? "/" : rest.substr(slash);
+    http.host = rest.substr(0, slash);
+    const auto colon = http.host.rfind(':');
+    const std::string host = colon == std::string::npos ? http.host : http.host.substr(0, colon);
+    const std::string port = colon == std::string::npos ? "80" : http.host.substr(colon + 1);
+    boost::system::error_code ec;
+    asio::ip::tcp::resolver resolver(ctx_);
+    const auto found = resolver.resolve(host, port, ec);
+    if (ec || found.empty()) throw UserError("bot '" + name + "': cannot resolve '" + http.host + "': " + ec.message());
+    http.remote = found.begin()->endpoint();
+    seat.process.pid = -1;
+    seat.process.group_gone = true;
+    seat.process.main_reaped = true;
+    transcript(seat, '#', "remote bot at " + url);
+}
+
 bool ProcessTableImpl::http_stale(int s, std::uint64_t generation) const {
     const Seat& seat = at(s);
     return !seat.requests.pending() || seat.channel.http.generation != generation;
@@ -89,7 +117,8 @@ void ProcessTableImpl::http_connect(int s, std::uint64_t generation) {
     }
     auto connection = std::make_shared<HttpConnection>(ctx_);
     http.connection = connection;
-    const asio::ip::tcp::endpoint endpoint(asio::ip::address_v4::loopback(), at(s).channel.port);
+    const asio::ip::tcp::endpoint endpoint =
+        http.remote.value_or(asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), at(s).channel.port));
     connection->socket.async_connect(endpoint, [this, s, generation, connection](const boost::system::error_code& ec) {
         if (ec == asio::error::operation_aborted || http_stale(s, generation)) return;
         Seat& seat = at(s);
@@ -118,9 +147,12 @@ void ProcessTableImpl::http_write(int s, std::uint64_t generation, bool reused) 
     connection->buffer.clear();  // nothing a bot sent after its last reply is read as this one
     auto transfer = std::make_shared<HttpTransfer>();
     transfer->request.method(http::verb::get);
-    transfer->request.target(seat.requests.active->http_target);
+    // The request text "/?a=1" goes after the bot's path: "/bot.php?a=1" for url=http://h/bot.php.
+    const std::string& target = seat.requests.active->http_target;
+    const HttpExchange& exchange = seat.channel.http;
+    transfer->request.target(exchange.remote ? exchange.path + target.substr(1) : target);
     transfer->request.version(11);
-    transfer->request.set(http::field::host, fmt::format("127.0.0.1:{}", seat.channel.port));
+    transfer->request.set(http::field::host, exchange.remote ? exchange.host : fmt::format("127.0.0.1:{}", seat.channel.port));
     transfer->request.set(http::field::user_agent, "arbiter");
     transfer->request.keep_alive(true);
     http::async_write(connection->socket, transfer->request,

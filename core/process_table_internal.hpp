@@ -133,6 +133,9 @@ struct HttpExchange {
 
     std::shared_ptr<HttpConnection> connection;  // open between requests while the bot keeps it alive
     std::uint64_t generation = 0;                // bumped per request: older handlers are stale
+    std::optional<asio::ip::tcp::endpoint> remote;  // a url= bot; else 127.0.0.1:port
+    std::string host;                            // the Host header
+    std::string path = "/";                      // the url's path; the request's query follows it
     asio::steady_timer retry_timer;              // connection refused: try again shortly
 };
 
@@ -235,6 +238,7 @@ private:
     void accept_connection(int s);
 
     // process_table_http.cpp
+    void start_remote_seat(int s);  // a url= bot: resolves its address, starts no process
     void http_start(int s);
     void http_connect(int s, std::uint64_t generation);
     void http_write(int s, std::uint64_t generation, bool reused);

@@ -5,6 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "arbiter/match/match_runner.hpp"
@@ -105,6 +110,56 @@ TEST_CASE("koehandel match: fault bots get default actions and the game goes on"
         CHECK(record.participants[0].detail.find("default action") != std::string::npos);
         CHECK(record.turns >= 10);
     }
+}
+
+}  // namespace arb::koehandel
+
+namespace arb::koehandel {
+namespace {
+
+// A free loopback port (bound and released).
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    socklen_t size = sizeof address;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+}  // namespace
+
+TEST_CASE("koehandel match: a bot already running elsewhere is a seat through url=") {
+    const int port = free_port();
+    const std::string server = (kBots / "value_bot").string();
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        ::execl(server.c_str(), server.c_str(), std::to_string(port).c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    struct Stop {  // the server is ours to stop, also when a check throws
+        pid_t pid;
+        ~Stop() {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+        }
+    } stop{pid};
+    Match remote("url", {parse_bot_spec("name=remote url=http://127.0.0.1:" + std::to_string(port) + "/"), python_random("r")}, 4);
+    Match local("url-local", {cpp_value("remote"), python_random("r")}, 4);
+    const MatchRecord a = remote.run();
+    const MatchRecord b = local.run();
+    CHECK(a.participants[0].status == SeatStatus::ok);
+    CHECK(a.participants[0].detail.find("default") == std::string::npos);
+    // The same bot, started by the arbiter or already running, plays the same game.
+    CHECK(a.participants[0].score == b.participants[0].score);
+    CHECK(remote.log(0, "remote") == local.log(0, "remote"));
+    CHECK(parse_bot_spec("name=x url=http://h:1/p").url == "http://h:1/p");
+    CHECK_THROWS(parse_bot_spec("name=x url=http://h:1/p cmd=/bin/cat"));
+    CHECK_THROWS(parse_bot_spec("name=x url=ftp://h/"));
 }
 
 }  // namespace arb::koehandel
