@@ -80,3 +80,17 @@ TEST_CASE("koehandel: seed example 2, trade of H started by N, invalid counter-o
 }
 
 }  // namespace arb::koehandel::test
+
+#include "rules/koehandel/koehandel_referee.hpp"
+
+namespace arb::koehandel::test {
+
+TEST_CASE("koehandel: a message as a GET request: market, id, then the non-empty fields in the seed's order") {
+    CHECK(request_text(Message{.type = "start"}, 7, 0) == "/?market=7&id=1&type=start");
+    CHECK(request_text(Message{.type = "auction", .opponent = "E", .auctioneer = "N", .goods = "F", .money = "t", .message = "E10"}, 7, 2) ==
+          "/?market=7&id=3&type=auction&opponent=E&auctioneer=N&goods=F&money=t&message=E10");
+    CHECK(parse_query(request_text(Message{.type = "trade", .goods = "HH", .money = "QQ"}, 1, 3).substr(1)) ==
+          Fields{{"market", "1"}, {"id", "4"}, {"type", "trade"}, {"goods", "HH"}, {"money", "QQ"}});
+}
+
+}  // namespace arb::koehandel::test

@@ -298,3 +298,26 @@ TEST_CASE("koehandel: scores are the quartet values times their number; end is r
 }
 
 }  // namespace arb::koehandel::test
+
+namespace arb::koehandel::test {
+
+TEST_CASE("koehandel: 0-cards may be part of an auction payment and count in the Q count (ruling 8)") {
+    ScriptedPlayers players;
+    Game game(Options{}, players);
+    clear_position(game.state(), {*kind_of('B')});
+    game.state().turn_player = S;
+    players.script(S, Fields{});
+    players.script(W, Fields{{"money", "tt"}});
+    players.script(N, Fields{});
+    players.script(E, Fields{});
+    players.script(S, Fields{});
+    players.script(W, Fields{{"money", "ttn"}});  // 20 with a 0-card
+    REQUIRE(game.play_turn());
+    CHECK(players.script_done());
+    CHECK(game.state().players[W].money == Money{1, 2, 1, 0, 0, 0});
+    CHECK(game.state().players[S].money == Money{3, 6, 1, 0, 0, 0});
+    CHECK(players.rows.back().seat == E);
+    CHECK(players.rows.back().message == Message{.type = "information", .opponent = "W", .money = "QQQ20"});
+}
+
+}  // namespace arb::koehandel::test
