@@ -10,6 +10,8 @@ Modes (argv[1]):
   close     closes the connection without answering
   big       answers a 10 MB body
   redirect  answers 302 with a Location and a body
+  drop      HTTP/1.1 without "Connection: close", but closes the connection after each reply
+            (a kept connection that is gone by the next request)
 """
 import os
 import socket
@@ -58,6 +60,10 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(b"money=FFFF\n", 302, [("Location", "http://127.0.0.1:1/")])
             return
         body = ("echo=%s&conn=%d\n" % (query, connections)).encode()
+        if mode == "drop":
+            self.reply(body)
+            self.close_connection = True
+            return
         if mode == "chunked":
             self.send_response(200)
             self.send_header("Transfer-Encoding", "chunked")

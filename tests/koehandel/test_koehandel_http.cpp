@@ -50,6 +50,16 @@ TEST_CASE("http seat: Python http.server with keep-alive answers on one connecti
     CHECK(table->ask(0, "?n=6", one_line_framer()).first_line() == "echo=n=6&conn=1");
 }
 
+TEST_CASE("http seat: a kept connection the bot closed is replaced without a fault") {
+    auto table = python_fault("drop");
+    for (int i = 0; i < 4; ++i) {
+        const Reply reply = table->ask(0, "?n=" + std::to_string(i), one_line_framer());
+        REQUIRE(reply.ok());
+        CHECK(reply.first_line() == "echo=n=" + std::to_string(i) + "&conn=" + std::to_string(i + 1));
+    }
+    CHECK(table->alive(0));
+}
+
 TEST_CASE("http seat: HTTP/1.0 bodies end with the stream, a connection per request") {
     auto table = python_fault("http10");
     for (int i = 0; i < 3; ++i) {
