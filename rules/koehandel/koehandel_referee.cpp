@@ -1,5 +1,6 @@
 #include "rules/koehandel/koehandel_referee.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 
@@ -100,13 +101,16 @@ Options engine_options(const MatchRequest& request) {
 std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     engine_options(request);  // checks the options before any bot starts
     const auto reply_ms = request.options.integer("reply-ms");
+    const auto startup_ms = request.options.integer("startup-ms");
     if (reply_ms <= 0) throw UserError("koehandel: --reply-ms must be positive");
+    if (startup_ms <= 0) throw UserError("koehandel: --startup-ms must be positive");
     std::vector<SeatPlan> seats;
     for (int b = 0; b < static_cast<int>(request.bots.size()); ++b) {
         SeatPlan seat;
         seat.bot = b;
         seat.label = fmt::format("p{}", b);
         seat.time.per_request = Millis{reply_ms};
+        seat.time.first_request = Millis{std::max(reply_ms, startup_ms)};
         seat.time.grace = Millis{20};
         seat.channel = ChannelKind::http_server;
         seats.push_back(seat);

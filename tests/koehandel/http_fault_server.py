@@ -6,7 +6,7 @@ Modes (argv[1]):
   chunked   HTTP/1.1 keep-alive, the body in chunked encoding, in three chunks
   never     never listens (sleeps)
   junk      answers bytes that are not HTTP
-  late      answers after argv[2] ms (at once to a query holding 'warm')
+  late      answers after argv[2] ms (at once to 'warm' queries and information)
   close     closes the connection without answering
   big       answers a 10 MB body
   redirect  answers 302 with a Location and a body
@@ -43,7 +43,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         query = self.path.partition("?")[2]
-        if mode == "late" and "warm" not in query:
+        if mode == "late" and "warm" not in query and "type=information" not in query:
             time.sleep(int(sys.argv[2]) / 1000)
         if mode == "close":
             self.close_connection = True

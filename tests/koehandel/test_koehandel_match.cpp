@@ -101,7 +101,7 @@ TEST_CASE("koehandel match: fault bots get default actions and the game goes on"
     };
     for (const auto& c : cases) {
         CAPTURE(c.mode);
-        Match m("fault", {fault(c.mode), python_value("v")}, 5, {{"reply-ms", "400"}});
+        Match m("fault", {fault(c.mode), python_value("v")}, 5, {{"reply-ms", "400"}, {"startup-ms", "1500"}});
         const MatchRecord record = m.run();
         REQUIRE(record.participants.size() == 2);
         CHECK(record.end_reason != "");
