@@ -74,6 +74,8 @@ BotSpec parse_bot_spec(std::string_view spec) {
         } else if (key == "cmd") {
             bot.command = value;
             have_cmd = true;
+        } else if (key == "url") {
+            bot.url = std::move(value);
         } else if (key == "dir") {
             bot.dir = value;
         } else if (key == "arg") {
@@ -84,6 +86,12 @@ BotSpec parse_bot_spec(std::string_view spec) {
             throw UserError("bot spec '" + std::string(spec) + "': unknown key '" + key +
                             "' (keys: name, cmd, dir, arg, env.KEY)");
         }
+    }
+    if (!bot.url.empty()) {
+        if (have_cmd || !extra_args.empty()) throw UserError("bot spec '" + std::string(spec) + "': url= names a running bot; it takes no cmd= or arg=");
+        if (bot.url.rfind("http://", 0) != 0) throw UserError("bot spec '" + std::string(spec) + "': url must start with http://");
+        if (bot.name.empty()) bot.name = bot.url;
+        return bot;
     }
     if (!have_cmd || bot.command.empty()) {
         throw UserError("bot spec '" + std::string(spec) + "': missing cmd=\"COMMAND\"");
@@ -99,6 +107,7 @@ BotSpec parse_bot_spec(std::string_view spec) {
 }
 
 std::string to_spec_string(const BotSpec& bot) {
+    if (!bot.url.empty()) return "name=" + quote_word(bot.name) + " url=" + quote_word(bot.url);
     std::string out = "name=" + quote_word(bot.name) + " cmd=" + quote_word(bot.command);
     if (!bot.dir.empty()) out += " dir=" + quote_word(bot.dir.string());
     for (const auto& [k, v] : bot.env) out += " " + quote_word("env." + k + "=" + v);
@@ -145,7 +154,7 @@ void check_bots(const std::vector<BotSpec>& bots) {
         if (!bot.dir.empty() && !std::filesystem::is_directory(bot.dir)) {
             throw UserError("bot '" + bot.name + "': dir '" + bot.dir.string() + "' is not a directory");
         }
-        resolve_executable(bot);
+        if (bot.url.empty()) resolve_executable(bot);
         names.insert(bot.name);
     }
 }

@@ -2,6 +2,7 @@
 // A bot as users name it on the command line or in a config file, in the style of
 // engine-match tools:
 //   name=NAME cmd="COMMAND LINE" [dir=DIR] [arg=ARG]... [env.KEY=VALUE]...
+//   name=NAME url=http://HOST:PORT/PATH      a bot already serving HTTP somewhere (no process)
 // cmd is split into words like a shell would (quotes and backslashes), but no shell runs it.
 #include <filesystem>
 #include <map>
@@ -17,6 +18,7 @@ struct BotSpec {
     std::vector<std::string> argv;   // command split into words, then the arg= values
     std::filesystem::path dir;       // working directory; empty = the arbiter's
     std::map<std::string, std::string> env;  // added to the arbiter's environment
+    std::string url;                 // a running HTTP bot instead of a command (then no argv)
 
     friend bool operator==(const BotSpec&, const BotSpec&) = default;
 };

@@ -55,7 +55,13 @@ void ProcessTableImpl::start_all() {
         }
         std::fflush(transcript_);
     }
-    for (int s = 0; s < size(); ++s) start_seat(s);
+    for (int s = 0; s < size(); ++s) {
+        if (seats_[s]->launch.bot.url.empty()) {
+            start_seat(s);
+        } else {
+            start_remote_seat(s);  // a bot already serving HTTP: no process to start
+        }
+    }
 }
 
 UsageStats ProcessTableImpl::usage(int s) const {
@@ -84,8 +90,8 @@ UsageStats ProcessTableImpl::usage(int s) const {
 
 std::unique_ptr<ProcessTable> ProcessTable::launch(std::vector<SeatLaunch> seats, TableOptions options) {
     for (const auto& seat : seats) {
-        if (seat.bot.argv.empty()) throw UserError("bot '" + seat.bot.name + "': empty command");
-        resolve_executable(seat.bot);  // one-line error naming the bot, before anything starts
+        if (seat.bot.argv.empty() && seat.bot.url.empty()) throw UserError("bot '" + seat.bot.name + "': empty command");
+        if (seat.bot.url.empty()) resolve_executable(seat.bot);  // one-line error naming the bot, before anything starts
     }
     auto table = std::make_unique<process_table_detail::ProcessTableImpl>(std::move(seats), std::move(options));
     // If a later seat cannot start, the destructor stops the seats already started.

@@ -5,7 +5,7 @@
 //   process_table_requests.cpp   the request lifecycle: write, read, frame, deadline, finish,
 //                                ask/ask_all, the event-loop pump
 //   process_table_tcp.cpp        the endpoint of TCP/HTTP seats; loopback TCP (the bot connects)
-//   process_table_http.cpp       HTTP GET (the bot serves): the hand-written HTTP/1.0 client
+//   process_table_http.cpp       HTTP GET (the bot serves): the HTTP/1.1 client on Boost.Beast
 //   process_table_processes.cpp  process start, limits, freezing, exit watch, retire, reaping, close
 //   process_table_logs.cpp       stderr (and TCP/HTTP stdout) drained to the capped log; transcript
 // Only these files include it; Asio stays out of every other header.
@@ -125,13 +125,18 @@ struct SeatProcess {
     std::optional<Nanos> cpu_total_cache;
 };
 
-// HTTP seats: the exchange of the current request (one connection per request).
+// HTTP seats: the kept-alive connection (defined in process_table_http.cpp, where Beast is
+// included) and which request the handlers in flight belong to.
+struct HttpConnection;
 struct HttpExchange {
     explicit HttpExchange(asio::io_context& ctx) : retry_timer(ctx) {}
 
-    std::unique_ptr<asio::ip::tcp::socket> socket;
-    std::string response;
-    asio::steady_timer retry_timer;  // connection refused: try again shortly
+    std::shared_ptr<HttpConnection> connection;  // open between requests while the bot keeps it alive
+    std::uint64_t generation = 0;                // bumped per request: older handlers are stale
+    std::optional<asio::ip::tcp::endpoint> remote;  // a url= bot; else 127.0.0.1:port
+    std::string host;                            // the Host header
+    std::string path = "/";                      // the url's path; the request's query follows it
+    asio::steady_timer retry_timer;              // connection refused: try again shortly
 };
 
 // Where requests go and replies come from: stdin/stdout pipes (stdio), or one TCP socket as two
@@ -239,11 +244,14 @@ private:
     void seat_connection(int s, asio::ip::tcp::socket& socket, std::string_view received);
 
     // process_table_http.cpp
+    void start_remote_seat(int s);  // a url= bot: resolves its address, starts no process
     void http_start(int s);
-    void http_write(int s);
-    void http_read(int s);
-    bool http_complete(int s) const;  // the whole response is in
-    void http_finish_body(int s);
+    void http_connect(int s, std::uint64_t generation);
+    void http_write(int s, std::uint64_t generation, bool reused);
+    void http_read(int s, std::uint64_t generation, bool reused);
+    bool http_stale(int s, std::uint64_t generation) const;  // the request is over or another one began
+    void http_deliver(int s, std::string_view body);         // the body's lines through the framer
+    void http_after_reply(int s, bool ok);  // keeps a kept-alive connection after a good reply
     void http_end(int s);  // closes the connection, stops retrying
 
     // process_table_processes.cpp

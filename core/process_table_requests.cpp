@@ -293,7 +293,7 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         requests.cpu_in_requests += reply.cpu;
     }
     if (active.charged) requests.clock.charge(reply.wall);
-    if (seat.channel.kind == ChannelKind::http_server) http_end(s);
+    if (seat.channel.kind == ChannelKind::http_server) http_after_reply(s, status == ReplyStatus::ok);
     if (status == ReplyStatus::ok) {
         if (options_.freeze_idle) freeze(s);
         return;

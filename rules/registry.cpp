@@ -2,6 +2,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/ants/ants_game.hpp"
+#include "rules/koehandel/koehandel_game.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
 #include "rules/samurai/samurai_game.hpp"
 #include "rules/smartdog/smartdog_game.hpp"
@@ -10,7 +11,8 @@ namespace arb {
 
 const std::vector<GameDescriptor>& all_games() {
     static const std::vector<GameDescriptor> games = {planowanie::describe_game(), ants::describe_game(),
-                                                      samurai::describe_game(), smartdog::describe_game()};
+                                                      samurai::describe_game(), smartdog::describe_game(),
+                                                      koehandel::describe_game()};
     return games;
 }
 

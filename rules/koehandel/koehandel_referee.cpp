@@ -1,0 +1,150 @@
+#include "rules/koehandel/koehandel_referee.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "core/user_error.hpp"
+
+namespace arb::koehandel {
+namespace {
+
+constexpr std::size_t kDetailNotes = 3;  // default actions quoted in a participant's detail
+
+std::uint64_t market_of(std::uint64_t seed) { return 1 + seed % 1000000000ULL; }
+
+// The engine's players over the table: bots on seats 0..bots-1, house bots on the rest.
+class TablePlayers : public Players {
+public:
+    TablePlayers(Table& table, int bots, std::uint64_t market, const std::filesystem::path& log_dir)
+        : table_(table), bots_(bots), market_(market), notes_(kSeats), defaults_(kSeats) {
+        if (log_dir.empty()) return;
+        std::filesystem::create_directories(log_dir);
+        for (int s = 0; s < kSeats; ++s) {
+            const std::string name = s < bots_ ? table_.info(s).bot_name : "house";
+            logs_.push_back(std::make_unique<std::ofstream>(log_dir / fmt::format("player{}-{}.log", s + 1, name)));
+        }
+    }
+
+    void tell(int seat, const Message& message) override {
+        const std::string text = request_text(message, market_, seat);
+        log(seat, "> " + text);
+        if (seat < bots_ && table_.alive(seat)) table_.send(seat, text);
+    }
+
+    std::optional<Fields> ask(int seat, const Message& message) override {
+        const std::string text = request_text(message, market_, seat);
+        log(seat, "> " + text);
+        if (seat >= bots_) return Fields{};  // a house bot passes on everything
+        if (!table_.alive(seat)) return std::nullopt;
+        const Reply reply = table_.ask(seat, text, one_line_framer());
+        if (!reply.ok()) {
+            log(seat, std::string("< (") + to_string(reply.status) + ")");
+            return std::nullopt;
+        }
+        log(seat, "< " + reply.first_line());
+        return parse_query(reply.first_line());
+    }
+
+    void adjudicated(int seat, const std::string& what) override {
+        log(seat, "# default: " + what);
+        if (seat >= bots_) return;
+        ++defaults_[seat];
+        if (notes_[seat].size() < kDetailNotes) notes_[seat].push_back(what);
+        table_.note(fmt::format("seat {} default action: {}", seat + 1, what));
+    }
+
+    int defaults(int seat) const { return defaults_[seat]; }
+    const std::vector<std::string>& notes(int seat) const { return notes_[seat]; }
+
+private:
+    void log(int seat, const std::string& line) {
+        if (!logs_.empty()) *logs_[seat] << line << '\n';
+    }
+
+    Table& table_;
+    int bots_;
+    std::uint64_t market_;
+    std::vector<std::vector<std::string>> notes_;
+    std::vector<int> defaults_;
+    std::vector<std::unique_ptr<std::ofstream>> logs_;
+};
+
+}  // namespace
+
+std::string request_text(const Message& message, std::uint64_t market, int seat) {
+    std::string text = fmt::format("/?market={}&id={}&type={}", market, seat + 1, message.type);
+    const std::pair<const char*, const std::string*> fields[] = {{"opponent", &message.opponent},
+                                                                 {"auctioneer", &message.auctioneer},
+                                                                 {"goods", &message.goods},
+                                                                 {"money", &message.money},
+                                                                 {"message", &message.message}};
+    for (const auto& [key, value] : fields)
+        if (!value->empty()) text += fmt::format("&{}={}", key, *value);
+    return text;
+}
+
+Options engine_options(const MatchRequest& request) {
+    Options options;
+    options.seed = request.deal_seed();
+    const auto edition = request.options.integer("edition");
+    if (edition != 1 && edition != 2) throw UserError("koehandel: --edition must be 1 or 2, not " + std::to_string(edition));
+    options.edition = edition == 1 ? Edition::first : Edition::second;
+    options.max_trade_turns = static_cast<int>(request.options.integer("max-trade-turns"));
+    if (options.max_trade_turns < 0) throw UserError("koehandel: --max-trade-turns must be 0 or more");
+    options.bluffer_rejoins = !request.options.flag("bluffer-sits-out");
+    return options;
+}
+
+std::vector<SeatPlan> plan_match(const MatchRequest& request) {
+    engine_options(request);  // checks the options before any bot starts
+    const auto reply_ms = request.options.integer("reply-ms");
+    const auto startup_ms = request.options.integer("startup-ms");
+    if (reply_ms <= 0) throw UserError("koehandel: --reply-ms must be positive");
+    if (startup_ms <= 0) throw UserError("koehandel: --startup-ms must be positive");
+    std::vector<SeatPlan> seats;
+    for (int b = 0; b < static_cast<int>(request.bots.size()); ++b) {
+        SeatPlan seat;
+        seat.bot = b;
+        seat.label = fmt::format("p{}", b);
+        seat.time.per_request = Millis{reply_ms};
+        seat.time.first_request = Millis{std::max(reply_ms, startup_ms)};
+        seat.time.grace = Millis{20};
+        seat.channel = ChannelKind::http_server;
+        seats.push_back(seat);
+    }
+    return seats;
+}
+
+RefereeResult referee_match(const MatchRequest& request, Table& table) {
+    const int bots = static_cast<int>(request.bots.size());
+    TablePlayers players(table, bots, market_of(request.seed), request.replay_path);
+    Game game(engine_options(request), players);
+    game.play();
+    const auto scores = game.scores();
+    RefereeResult result;
+    result.turns = game.state().turns;
+    result.end_reason = game.state().end_reason == "cap" ? "trade-turn cap" : "completed";
+    for (int b = 0; b < bots; ++b) {
+        ParticipantResult p;
+        p.seat = b;
+        p.score = scores[b];
+        p.status = table.status(b);
+        std::string detail = table.retire_detail(b);
+        if (players.defaults(b) > 0) {
+            detail += fmt::format("{}{} default action{}: {}", detail.empty() ? "" : "; ", players.defaults(b),
+                                  players.defaults(b) == 1 ? "" : "s", fmt::join(players.notes(b), "; "));
+            if (players.defaults(b) > static_cast<int>(players.notes(b).size())) detail += "; ...";
+        }
+        if (game.state().players[b].barred) detail += detail.empty() ? "barred from starting trades" : "; barred from starting trades";
+        p.detail = detail;
+        result.participants.push_back(p);
+    }
+    assign_ranks_by_score(result.participants);
+    result.pairs = derive_pairs_by_rank(result.participants);
+    return result;
+}
+
+}  // namespace arb::koehandel

@@ -1,0 +1,54 @@
+// Round trip of one request through the ProcessTable, per channel (docs/benchmarks.md,
+// "Koehandel"). Usage:
+//   bench_koehandel_http stdio|http "COMMAND LINE" ROUNDS
+// stdio: the bot echoes lines on its stdin/stdout; http: the bot serves GET on $ARBITER_PORT.
+// Prints one line: channel=... rounds=... median_us=... p90_us=...
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "core/bot_spec.hpp"
+#include "core/process_table.hpp"
+
+using namespace arb;
+using SteadyClock = std::chrono::steady_clock;
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: bench_koehandel_http stdio|http \"COMMAND\" ROUNDS\n");
+        return 2;
+    }
+    const std::string mode = argv[1];
+    const int rounds = std::atoi(argv[3]);
+    SeatLaunch launch;
+    launch.info = SeatInfo{0, "bench", "p0"};
+    launch.bot = parse_bot_spec(std::string("name=bench cmd=") + quote_word(argv[2]));
+    launch.time.per_request = std::chrono::seconds(5);
+    launch.channel = mode == "http" ? ChannelKind::http_server : ChannelKind::stdio;
+    std::vector<SeatLaunch> seats{launch};
+    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+    const std::string request = mode == "http" ? "/?market=1&id=1&type=auction&goods=F&money=tttt" : "?market=1&id=1&type=auction&goods=F&money=tttt\n";
+    // The first request waits for the bot to listen: not measured.
+    if (!table->ask(0, request, one_line_framer()).ok()) {
+        std::fprintf(stderr, "first request failed\n");
+        return 1;
+    }
+    std::vector<double> samples;
+    for (int i = 0; i < rounds; ++i) {
+        const auto start = SteadyClock::now();
+        const Reply reply = table->ask(0, request, one_line_framer());
+        samples.push_back(std::chrono::duration<double, std::micro>(SteadyClock::now() - start).count());
+        if (!reply.ok()) {
+            std::fprintf(stderr, "reply %d failed: %s\n", i, to_string(reply.status));
+            return 1;
+        }
+    }
+    std::sort(samples.begin(), samples.end());
+    std::printf("channel=%s rounds=%d median_us=%.1f p90_us=%.1f\n", mode.c_str(), rounds, samples[samples.size() / 2],
+                samples[samples.size() * 9 / 10]);
+    table->close();
+    return 0;
+}
