@@ -8,7 +8,8 @@
 //   (readable bytes are drained once more first, so a reply that arrived in time is never a
 //   false timeout), or the bot exits/closes stdout, or a line exceeds the cap.
 // A failed reply retires the seat: its whole process group gets SIGKILL at once, so a late
-// answer can never be read as the reply to a later request.
+// answer can never be read as the reply to a later request. HTTP seats are the exception: the
+// failed request's connection is closed instead, and the seat stays while its process runs.
 #include <unistd.h>
 
 #include <algorithm>
@@ -305,10 +306,18 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         detail = fmt::format("no complete reply within {} ({} bytes of an unfinished line received)",
                              active.wait ? seconds_text(*active.wait) : std::string("the limit"), pending.size());
     }
+    const bool oom = status == ReplyStatus::closed && seat.process.cgroup.oom_killed();
+    if (seat.channel.kind == ChannelKind::http_server && !oom && !seat.process.main_exited) {
+        // Each HTTP request is its own exchange: the failed one's connection is already closed,
+        // so a late answer cannot be read as a later reply, and the bot's server plays on. The
+        // referee decides what repeated failures cost (seat.hpp).
+        transcript(seat, '#', "request failed: " + detail);
+        return;
+    }
     SeatStatus seat_status = SeatStatus::crashed;
     if (status == ReplyStatus::timeout) seat_status = SeatStatus::timeout;
     if (status == ReplyStatus::overflow) seat_status = SeatStatus::killed;
-    if (status == ReplyStatus::closed && seat.process.cgroup.oom_killed()) {
+    if (oom) {
         seat_status = SeatStatus::killed;
         detail = fmt::format("memory limit of {} MiB exceeded", options_.limits.memory_mib);
     }

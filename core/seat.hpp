@@ -7,6 +7,9 @@
 // Reads return a status instead of throwing. A seat whose reply failed (timeout, closed,
 // overflow) is retired by the table at once: its process is stopped, later requests to it
 // return not_running, and a late answer can never be read as the reply to a later request.
+// HTTP seats are the exception: each request is its own exchange, so a failed one only closes
+// its connection and the seat stays while its process runs (a remote url= seat always stays);
+// the referee counts failures and retires the seat when its game says so.
 #include <chrono>
 #include <cstdint>
 #include <functional>

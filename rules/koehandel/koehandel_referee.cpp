@@ -18,8 +18,9 @@ std::uint64_t market_of(std::uint64_t seed) { return 1 + seed % 1000000000ULL; }
 // The engine's players over the table: bots on seats 0..bots-1, house bots on the rest.
 class TablePlayers : public Players {
 public:
-    TablePlayers(Table& table, int bots, std::uint64_t market, const std::filesystem::path& log_dir)
-        : table_(table), bots_(bots), market_(market), notes_(kSeats), defaults_(kSeats) {
+    TablePlayers(Table& table, int bots, std::uint64_t market, int max_faults, const std::filesystem::path& log_dir)
+        : table_(table), bots_(bots), market_(market), max_faults_(max_faults), notes_(kSeats), defaults_(kSeats),
+          failures_(kSeats) {
         if (log_dir.empty()) return;
         std::filesystem::create_directories(log_dir);
         for (int s = 0; s < kSeats; ++s) {
@@ -42,6 +43,7 @@ public:
         const Reply reply = table_.ask(seat, text, one_line_framer());
         if (!reply.ok()) {
             log(seat, std::string("< (") + to_string(reply.status) + ")");
+            count_failure(seat, reply.status);
             return std::nullopt;
         }
         log(seat, "< " + reply.first_line());
@@ -57,9 +59,23 @@ public:
     }
 
     int defaults(int seat) const { return defaults_[seat]; }
+    int failures(int seat) const { return failures_[seat]; }
     const std::vector<std::string>& notes(int seat) const { return notes_[seat]; }
 
 private:
+    // A failed reply costs its default action; after max_faults of them (0 = never) the bot is
+    // out, so a hung server cannot stretch a game by a reply limit per question.
+    void count_failure(int seat, ReplyStatus status) {
+        ++failures_[seat];
+        if (max_faults_ == 0 || failures_[seat] < max_faults_ || !table_.alive(seat)) return;
+        const SeatStatus why = status == ReplyStatus::timeout    ? SeatStatus::timeout
+                               : status == ReplyStatus::overflow ? SeatStatus::killed
+                                                                 : SeatStatus::crashed;
+        const std::string detail = fmt::format("{} failed replies (the last: {})", failures_[seat], to_string(status));
+        log(seat, "# out: " + detail);
+        table_.retire(seat, why, detail);
+    }
+
     void log(int seat, const std::string& line) {
         if (!logs_.empty()) *logs_[seat] << line << '\n';
     }
@@ -67,8 +83,10 @@ private:
     Table& table_;
     int bots_;
     std::uint64_t market_;
+    int max_faults_;
     std::vector<std::vector<std::string>> notes_;
     std::vector<int> defaults_;
+    std::vector<int> failures_;
     std::vector<std::unique_ptr<std::ofstream>> logs_;
 };
 
@@ -98,8 +116,15 @@ Options engine_options(const MatchRequest& request) {
     return options;
 }
 
+static int max_faults(const MatchRequest& request) {
+    const auto faults = request.options.integer("max-faults");
+    if (faults < 0 || faults > 1000000) throw UserError("koehandel: --max-faults must be between 0 and 1000000, not " + std::to_string(faults));
+    return static_cast<int>(faults);
+}
+
 std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     engine_options(request);  // checks the options before any bot starts
+    max_faults(request);
     const auto reply_ms = request.options.integer("reply-ms");
     const auto startup_ms = request.options.integer("startup-ms");
     if (reply_ms <= 0) throw UserError("koehandel: --reply-ms must be positive");
@@ -120,7 +145,7 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
 
 RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const int bots = static_cast<int>(request.bots.size());
-    TablePlayers players(table, bots, market_of(request.seed), request.replay_path);
+    TablePlayers players(table, bots, market_of(request.seed), max_faults(request), request.replay_path);
     Game game(engine_options(request), players);
     game.play();
     const auto scores = game.scores();

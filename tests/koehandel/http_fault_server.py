@@ -7,6 +7,7 @@ Modes (argv[1]):
   never     never listens (sleeps)
   junk      answers bytes that are not HTTP
   late      answers after argv[2] ms (at once to 'warm' queries and information)
+  late-once like late for the first request that is not 'warm' only, then at once
   close     closes the connection without answering
   big       answers a 10 MB body
   redirect  answers 302 with a Location and a body
@@ -22,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 mode = sys.argv[1]
 port = int(os.environ["ARBITER_PORT"])
 connections = 0
+late_done = False
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -43,7 +45,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         query = self.path.partition("?")[2]
+        global late_done
         if mode == "late" and "warm" not in query and "type=information" not in query:
+            time.sleep(int(sys.argv[2]) / 1000)
+        if mode == "late-once" and not late_done and "warm" not in query:
+            late_done = True
             time.sleep(int(sys.argv[2]) / 1000)
         if mode == "close":
             self.close_connection = True

@@ -98,6 +98,7 @@ TEST_CASE("koehandel match: fault bots get default actions and the game goes on"
     const std::vector<Case> cases = {
         {"never", SeatStatus::timeout}, {"late 5000", SeatStatus::timeout}, {"junk", SeatStatus::crashed},
         {"close", SeatStatus::crashed}, {"big", SeatStatus::killed},         {"chunked", SeatStatus::ok},
+        {"late-once 1000", SeatStatus::ok},
     };
     for (const auto& c : cases) {
         CAPTURE(c.mode);
@@ -108,6 +109,9 @@ TEST_CASE("koehandel match: fault bots get default actions and the game goes on"
         CHECK(record.participants[0].status == c.status);
         CHECK(record.participants[1].status == SeatStatus::ok);
         CHECK(record.participants[0].detail.find("default action") != std::string::npos);
+        // A failed reply costs its default action; the third one puts the bot out (--max-faults).
+        const bool out = c.status != SeatStatus::ok;
+        CHECK((record.participants[0].detail.find("3 failed replies") != std::string::npos) == out);
         CHECK(record.turns >= 10);
     }
 }
