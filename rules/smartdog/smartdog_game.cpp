@@ -17,6 +17,8 @@ GameDescriptor describe_game() {
         {"turns", OptionKind::integer, "", "Turn limit (default: the map's turnsLimit)", false},
         {"turn-ms", OptionKind::integer, "10000", "Per-turn limit in ms for a player's commands up to its `end`", false},
         {"port", OptionKind::integer, "0", "The loopback port to listen on (0 = a free port)", false},
+        {"on-fault", OptionKind::text, "forfeit",
+         "forfeit: a faulty player scores -10 and the others play on; abort: the game stops, no winner, as the original", false},
         {"arrival", OptionKind::flag, "false",
          "Apply commands as they arrive, like the original (live play; not reproducible)", false},
     };

@@ -52,13 +52,18 @@ struct Match {
     WireLog& log;
     int players = 0;
     std::vector<std::string> fault;  // per player: why it is out ("" = playing)
+    bool abort_on_fault = false;      // ruling 6: the original stops the game; we forfeit by default
 
     void retire(int player, SeatStatus why, const std::string& detail) {
         if (!fault[static_cast<std::size_t>(player - 1)].empty()) return;
         fault[static_cast<std::size_t>(player - 1)] = detail;
         if (table.alive(player - 1)) table.retire(player - 1, why, detail);
         log.note(fmt::format("P{} out: {}", player, detail));
-        session.eliminate(player);
+        if (abort_on_fault) {
+            session.abort_game(player);
+        } else {
+            session.eliminate(player);
+        }
     }
 
     // The session's output, grouped per player in order, logged.
@@ -116,7 +121,10 @@ void join_all(Match& m, const std::vector<std::string>& tokens) {
             continue;
         }
         if (!hub_of(words).empty()) m.log.note(fmt::format("P{} hub {} (ignored)", p, hub_of(words)));
+        // Stopping on a fault: joins take effect in the logged order, so `verify` replays them.
+        if (m.abort_on_fault) m.session.join(p);
     }
+    if (m.abort_on_fault) return;
     for (int p = 1; p <= m.players; ++p) m.session.join(p);
     for (int p = 1; p <= m.players; ++p) {
         if (!m.fault[static_cast<std::size_t>(p - 1)].empty()) m.session.eliminate(p);
@@ -211,8 +219,15 @@ Tile load_match_tile(const MatchRequest& request) {
     return tile;
 }
 
+static bool on_fault_abort(const MatchRequest& request) {
+    const std::string& mode = request.options.text("on-fault");
+    if (mode != "abort" && mode != "forfeit") throw UserError("--on-fault must be abort or forfeit, not '" + mode + "'");
+    return mode == "abort";
+}
+
 std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     load_match_tile(request);  // fails early on a bad map
+    on_fault_abort(request);
     const auto turn_ms = request.options.integer("turn-ms");
     const auto port = request.options.integer("port");
     if (port < 0 || port > 65535) throw UserError("--port must be 0..65535");
@@ -243,7 +258,9 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     log.note(fmt::format("turns {}", tile.params.turns_limit));
     log.note(fmt::format("waitForTurn {}", tile.params.wait_for_turn));
     log.note(arrival ? "order arrival" : "order round-robin, first player rotating");
-    Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players))};
+    const bool abort_on_fault = on_fault_abort(request);
+    if (abort_on_fault) log.note("on-fault abort");
+    Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players)), abort_on_fault};
     join_all(m, seat_tokens(request.seed, players));
     while (!session.finished()) play_turn(m, arrival);
     const std::vector<std::string> last = m.pending_text();
@@ -260,7 +277,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         r.score = session.result_score(p);
         r.status = fault.empty() ? SeatStatus::ok : table.status(p - 1);
         if (!fault.empty() && r.status == SeatStatus::ok) r.status = SeatStatus::illegal;
-        r.detail = fault.empty() ? (session.winner() == p ? "winner" : "") : fault;
+        r.detail = fault.empty() ? (session.winner() == p ? "winner" : (session.aborted() ? "game stopped by a fault" : "")) : fault;
         log.note(fmt::format("final score P{} = {}", p, format_score(r.score)));
         result.participants.push_back(std::move(r));
     }
@@ -274,6 +291,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     }
     result.pairs = derive_pairs_by_rank(result.participants);
     result.end_reason = session.winner() ? fmt::format("turn limit; winner P{}", session.winner()) : "turn limit; no winner";
+    if (session.aborted()) result.end_reason = "stopped by a fault (--on-fault abort); no winner";
     return result;
 }
 

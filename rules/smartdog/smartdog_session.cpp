@@ -15,7 +15,7 @@ std::string format_score(double score) {
 
 Session::Session(const Tile& tile, int players)
     : engine_(tile, players), players_(players), ended_(static_cast<std::size_t>(players), false),
-      eliminated_(static_cast<std::size_t>(players), false) {}
+      eliminated_(static_cast<std::size_t>(players), false), joined_players_(static_cast<std::size_t>(players), false) {}
 
 std::vector<Outgoing> Session::take() {
     std::vector<Outgoing> lines;
@@ -29,6 +29,8 @@ bool Session::waiting_for(int player) const {
 }
 
 void Session::join(int player) {
+    if (finished_) return;  // a game stopped before everybody joined
+    joined_players_[static_cast<std::size_t>(player - 1)] = true;
     ++joined_;
     if (joined_ < players_) {
         send(player, "wait ");
@@ -122,6 +124,18 @@ void Session::eliminate(int player) {
         return;
     }
     maybe_end_turn();
+}
+
+void Session::abort_game(int player) {
+    eliminated_[static_cast<std::size_t>(player - 1)] = true;
+    if (finished_) return;
+    finished_ = true;
+    aborted_ = true;
+    winner_ = 0;
+    turns_played_ = started_ ? engine_.turn() + 1 : 0;
+    for (int p = 1; p <= players_; ++p) {
+        if (joined_players_[static_cast<std::size_t>(p - 1)]) send(p, "finished \"youWin\":false,\"error\":\"player.gone\"");
+    }
 }
 
 void Session::maybe_end_turn() {

@@ -30,6 +30,9 @@ public:
     // A faulty player is out: its dogs stand still, it never holds up a turn again, and it is
     // never the winner (ruling 6, forfeit). Ends the game if nobody is left.
     void eliminate(int player);
+    // The original's answer to a fault (ruling 6, abort): the game stops at once with no winner;
+    // every other player that joined is told `player.gone`, and nobody gets credit.
+    void abort_game(int player);
 
     bool started() const { return started_; }
     bool finished() const { return finished_; }
@@ -37,7 +40,11 @@ public:
     bool eliminated(int player) const { return eliminated_[static_cast<std::size_t>(player - 1)]; }
     int winner() const { return winner_; }
     // The score for results: the engine's, or -10 for a player put out by a fault (ruling 6).
-    double result_score(int player) const { return eliminated(player) ? -10.0 : engine_.score(player); }
+    double result_score(int player) const {
+        if (eliminated(player)) return -10.0;
+        return aborted_ ? 0.0 : engine_.score(player);
+    }
+    bool aborted() const { return aborted_; }
     int turns_played() const { return turns_played_; }
     const Engine& engine() const { return engine_; }
     std::vector<Outgoing> take();  // lines produced since the last call, in order
@@ -56,10 +63,12 @@ private:
     int joined_ = 0;
     bool started_ = false;
     bool finished_ = false;
+    bool aborted_ = false;
     int winner_ = 0;
     int turns_played_ = 0;
     std::vector<bool> ended_;
     std::vector<bool> eliminated_;
+    std::vector<bool> joined_players_;
     std::vector<Outgoing> out_;
 };
 

@@ -3,6 +3,7 @@
 // compares every server line and the final scores.
 #include "rules/smartdog/smartdog_verify.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
@@ -96,6 +97,7 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
         }
     }
     Session session(tile, static_cast<int>(players.size()));
+    const bool abort_on_fault = std::find(notes.begin(), notes.end(), "on-fault abort") != notes.end();
 
     VerifyOutcome outcome;
     std::deque<Outgoing> sent;
@@ -126,8 +128,12 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
             // Our referee's note of a player put out by a fault, where it happened.
             const int player = std::atoi(line.text.c_str() + 1);
             if (player < 1 || player > static_cast<int>(players.size())) return differ(i, "no such player in a fault note");
-            session.eliminate(player);
-            if (joined.insert(player).second) session.join(player);  // it never joined
+            if (abort_on_fault) {
+                session.abort_game(player);
+            } else {
+                session.eliminate(player);
+                if (joined.insert(player).second) session.join(player);  // it never joined
+            }
             for (auto& o : session.take()) sent.push_back(std::move(o));
         } else if (line.text.starts_with("final score P")) {
             const auto eq = line.text.find(" = ");

@@ -130,6 +130,36 @@ TEST_CASE("smartdog processes: every fault is adjudicated and the others play on
     }
 }
 
+TEST_CASE("smartdog processes: --on-fault abort stops the game as the original, with no winner and no credit") {
+    struct Case {
+        std::string flags;
+        int turns;  // turns played before the stop
+    };
+    for (const auto& c : {Case{"--disconnect-at 5", 5}, Case{"--stop-at 5", 5}, Case{"--no-join", 0}}) {
+        CAPTURE(c.flags);
+        Match m("abort-" + c.flags.substr(2, 4), "simple-1", {herder(), fault(c.flags), herder("h3")},
+                {{"turns", "30"}, {"turn-ms", "1000"}, {"on-fault", "abort"}});
+        const MatchRecord record = m.run();
+        REQUIRE(record.participants.size() == 3);
+        CHECK(record.turns >= c.turns);
+        CHECK(record.turns <= c.turns + 1);
+        CHECK(record.end_reason.find("no winner") != std::string::npos);
+        CHECK(record.participants[1].status != SeatStatus::ok);
+        CHECK(record.participants[1].score == -10);
+        for (int p : {0, 2}) {
+            CHECK(record.participants[p].status == SeatStatus::ok);
+            CHECK(record.participants[p].score == 0);
+            CHECK(record.participants[p].rank == 1);  // the others share the first place: a draw
+        }
+        const std::string wire = slurp(m.request.replay_path);
+        CHECK(wire.find("P1 < finished \"youWin\":false,\"error\":\"player.gone\"") != std::string::npos);
+        const VerifyOutcome v = verify_transcript(m.request.replay_path);
+        CHECK_MESSAGE(v.ok, v.first_difference);
+    }
+    Match bad("abort-option", "simple-1", {herder()}, {{"on-fault", "stop"}});
+    CHECK_THROWS_WITH(bad.run(), doctest::Contains("--on-fault must be abort or forfeit"));
+}
+
 TEST_CASE("smartdog processes: --arrival plays a whole game whose wire log verifies") {
     Match m("arrival", "keeper-1", {herder("h1"), python_herder(), random_dog("r3")}, {{"arrival", "true"}});
     const MatchRecord record = m.run();
