@@ -10,6 +10,7 @@
 // A failed reply retires the seat: its whole process group gets SIGKILL at once, so a late
 // answer can never be read as the reply to a later request. HTTP seats are the exception: the
 // failed request's connection is closed instead, and the seat stays while its process runs.
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,6 +28,16 @@ namespace arb::process_table_detail {
 namespace {
 
 std::string seconds_text(Nanos d) { return fmt::format("{:.3f}s", std::chrono::duration<double>(d).count()); }
+
+// How long a closed HTTP connection waits to see whether the bot itself died: its sockets close
+// before its exit is visible.
+constexpr Millis kExitGrace{100};
+
+bool exits_within(const SeatProcess& process, Millis wait) {
+    if (!process.exit_watch) return false;
+    pollfd fd{process.exit_watch->native_handle(), POLLIN, 0};
+    return ::poll(&fd, 1, static_cast<int>(wait.count())) > 0;
+}
 
 }  // namespace
 
@@ -307,7 +318,8 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
                              active.wait ? seconds_text(*active.wait) : std::string("the limit"), pending.size());
     }
     const bool oom = status == ReplyStatus::closed && seat.process.cgroup.oom_killed();
-    if (seat.channel.kind == ChannelKind::http_server && !oom && !seat.process.main_exited) {
+    const bool exited = seat.process.main_exited || (status == ReplyStatus::closed && exits_within(seat.process, kExitGrace));
+    if (seat.channel.kind == ChannelKind::http_server && !oom && !exited) {
         // Each HTTP request is its own exchange: the failed one's connection is already closed,
         // so a late answer cannot be read as a later reply, and the bot's server plays on. The
         // referee decides what repeated failures cost (seat.hpp).

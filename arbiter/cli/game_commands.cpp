@@ -101,7 +101,8 @@ void add_game_commands(CLI::App& app) {
         auto args = std::make_shared<PlayArgs>();
         auto* sub = play->add_subcommand(game.name, game.summary);
         sub->add_option("--bot", args->bot_specs,
-                        "A bot: name=NAME cmd=\"COMMAND LINE\" [dir=DIR] [arg=ARG] [env.KEY=VALUE]; "
+                        "A bot: name=NAME cmd=\"COMMAND LINE\" [dir=DIR] [arg=ARG] [env.KEY=VALUE], or for a "
+                        "bot server already running (HTTP games): name=NAME url=http://HOST:PORT/PATH; "
                         "repeat once per seat, in seat order")
             ->required();
         sub->add_option("--seed", args->seed, "Match seed: the same seed and bots give the same match")
