@@ -1,5 +1,5 @@
 // The HTTP seat (core/process_table_http.cpp) against real servers: Python's http.server in
-// HTTP/1.1 keep-alive and HTTP/1.0, chunked bodies, Node's http, and the faults: never
+// HTTP/1.1 keep-alive and HTTP/1.0, chunked bodies, Node's http, Flask, and the faults: never
 // listening, junk, late, connection closed, 10 MB, redirects.
 #include <doctest/doctest.h>
 
@@ -87,6 +87,19 @@ TEST_CASE("http seat: Node's http module works unchanged") {
         const Reply reply = table->ask(0, "?n=" + std::to_string(i), one_line_framer());
         REQUIRE(reply.ok());
         CHECK(reply.first_line() == "echo=n=" + std::to_string(i) + "&conn=1");
+    }
+}
+
+TEST_CASE("http seat: a Flask app works unchanged") {
+    if (std::system("python3 -c 'import flask' > /dev/null 2>&1") != 0) {
+        MESSAGE("skipped: Flask is not installed (Debian package python3-flask; tools/setup installs it)");
+        return;
+    }
+    auto table = http_seat("python3 " + kDir + "flask_http_bot.py", 2000ms);
+    for (int i = 0; i < 3; ++i) {
+        const Reply reply = table->ask(0, "?type=bid&n=" + std::to_string(i), one_line_framer());
+        REQUIRE(reply.ok());
+        CHECK(reply.first_line() == "echo=type=bid&n=" + std::to_string(i));
     }
 }
 
