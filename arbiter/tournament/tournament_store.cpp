@@ -1,9 +1,13 @@
 #include "arbiter/tournament/tournament_store.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -53,6 +57,18 @@ bool process_alive(std::int64_t pid) {
     return kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
+// The lock file of one tournament: beside the database, named after it. Names are reduced to
+// safe characters; two names reduced alike only share a lock.
+std::string run_lock_path(const std::string& db_path, const std::string& name) {
+    std::string safe;
+    for (char c : name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    return db_path + ".run-" + safe + ".lock";
+}
+
+bool file_backed(const std::string& db_path) {
+    return !db_path.empty() && db_path != ":memory:" && db_path.rfind("file:", 0) != 0;
+}
+
 // Seeds are unsigned 64-bit; SQLite integers are signed. Stored bit for bit.
 std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 std::uint64_t from_sql(std::int64_t v) { return static_cast<std::uint64_t>(v); }
@@ -83,15 +99,48 @@ void TournamentStore::open_tournament(const std::string& name, const std::string
     });
 }
 
+TournamentStore::~TournamentStore() {
+    if (run_lock_fd_ >= 0) close(run_lock_fd_);
+}
+
 void TournamentStore::claim(const std::string& name) {
     const std::string host = host_name();
+    const bool locked_by_file = file_backed(store_.path());
+    if (locked_by_file && run_lock_fd_ < 0) {
+        const std::string lock_path = run_lock_path(store_.path(), name);
+        const int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            throw UserError("cannot open the run lock " + lock_path + ": " + std::strerror(errno));
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int err = errno;
+            close(fd);
+            if (err != EWOULDBLOCK) {
+                throw UserError("cannot lock " + lock_path + ": " + std::strerror(err));
+            }
+            auto q = store_.prepare("SELECT runner_pid, runner_host, runner_since FROM tournament WHERE name = ?1");
+            q.bind(1, name);
+            std::string holder = "another process";
+            std::string since = "?";
+            if (q.step()) {
+                if (const auto pid = q.column_optional_int64(0)) {
+                    holder = "process " + std::to_string(*pid) + " on " + q.column_optional_text(1).value_or("?");
+                }
+                since = q.column_optional_text(2).value_or("?");
+            }
+            throw UserError("tournament '" + name + "' is being run by " + holder + " (since " + since +
+                            "); wait for it or stop it");
+        }
+        run_lock_fd_ = fd;
+    }
     store_.transaction([&] {
         auto q = store_.prepare("SELECT runner_pid, runner_host, runner_since FROM tournament WHERE name = ?1");
         q.bind(1, name);
         if (!q.step()) throw std::logic_error("claim: tournament not opened");
         const auto pid = q.column_optional_int64(0);
         const auto their_host = q.column_optional_text(1).value_or("");
-        if (pid && *pid != getpid() && their_host == host && process_alive(*pid)) {
+        // Without a file there is no lock to hold; a stored live holder still refuses.
+        if (!locked_by_file && pid && *pid != getpid() && their_host == host && process_alive(*pid)) {
             throw UserError("tournament '" + name + "' is being run by process " + std::to_string(*pid) +
                             " (since " + q.column_optional_text(2).value_or("?") + "); wait for it or stop it");
         }
@@ -105,6 +154,10 @@ void TournamentStore::release(const std::string& name) {
     auto u = store_.prepare("UPDATE tournament SET runner_pid = NULL WHERE name = ?1 AND runner_pid = ?2");
     u.bind(1, name).bind(2, static_cast<std::int64_t>(getpid()));
     u.run();
+    if (run_lock_fd_ >= 0) {
+        close(run_lock_fd_);
+        run_lock_fd_ = -1;
+    }
 }
 
 std::map<int, Round> TournamentStore::stored_rounds(const std::string& name) const {

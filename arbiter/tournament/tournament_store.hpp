@@ -30,11 +30,15 @@ public:
     // run must be the same tournament). UserError naming the tournament when it differs.
     void open_tournament(const std::string& name, const std::string& game, const std::string& identity_json);
 
-    // Marks the tournament as being run by this process. UserError if another live process on
-    // this host holds it (two arbiters must not play the same schedule). A holder that died
-    // (SIGKILL) is taken over.
+    // Marks the tournament as being run by this process. UserError if another process holds it
+    // (two arbiters must not play the same schedule). The guard is an flock on a lock file beside
+    // the database, so it dies with its holder: after a SIGKILL the same command resumes at once,
+    // even while the killed arbiter is still a zombie.
     void claim(const std::string& name);
     void release(const std::string& name);
+    ~TournamentStore();
+    TournamentStore(const TournamentStore&) = delete;
+    TournamentStore& operator=(const TournamentStore&) = delete;
 
     std::map<int, Round> stored_rounds(const std::string& name) const;
     void store_rounds(const std::string& name, const std::vector<Round>& rounds);
@@ -50,6 +54,7 @@ public:
 
 private:
     rating::Store& store_;
+    int run_lock_fd_ = -1;  // held from claim to release
 };
 
 }  // namespace arb::tournament

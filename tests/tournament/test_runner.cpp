@@ -1,6 +1,9 @@
 // The tournament runner over a fake match function and a real SQLite store: schedule stored
 // first, results keyed, exact resume after an interruption, concurrency, faults reported.
 #include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
@@ -186,18 +189,62 @@ TEST_CASE("a different config under the same name is refused; a live runner bloc
     changed.seed = 78;
     CHECK_THROWS_AS(TournamentRunner(changed, game, store, fake_match, simple_fit, quiet(1)).run(), UserError);
 
-    // Pretend a live process (our parent) holds the tournament.
+    // A second runner holding the lock blocks this one; its release frees the tournament.
+    {
+        TournamentStore holder(store);
+        holder.claim("unit");
+        TournamentStore ts(store);
+        CHECK_THROWS_AS(ts.claim("unit"), UserError);
+        holder.release("unit");
+        ts.claim("unit");
+        ts.release("unit");
+    }
+
+    // A stored runner id of a live process (our parent) that holds no lock does not block.
     TournamentStore ts(store);
-    auto u = store.prepare("UPDATE tournament SET runner_pid = ?1, runner_host = (SELECT runner_host FROM tournament "
-                           "WHERE name = 'unit') WHERE name = 'unit'");
+    auto u = store.prepare("UPDATE tournament SET runner_pid = ?1 WHERE name = 'unit'");
     u.bind(1, static_cast<std::int64_t>(getppid()));
     u.run();
-    auto s = store.prepare("UPDATE tournament SET runner_host = ?1 WHERE name = 'unit'");
-    char host[256] = {};
-    gethostname(host, 255);
-    s.bind(1, std::string(host));
-    s.run();
-    CHECK_THROWS_AS(ts.claim("unit"), UserError);
+    ts.claim("unit");
+    ts.release("unit");
+}
+
+TEST_CASE("a runner killed with SIGKILL frees the tournament at once, even as an unreaped zombie") {
+    const GameDescriptor game = fake_game();
+    const auto path = temp_db("killed-runner");
+    {
+        auto store = rating::Store::open(path.string(), rating::OpenMode::create_or_open);
+        TournamentRunner(config_of(4, 1, 1), game, store, fake_match, simple_fit, quiet(1)).run();
+    }
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        close(ready[0]);
+        auto store = rating::Store::open(path.string(), rating::OpenMode::create_or_open);
+        TournamentStore held(store);
+        held.claim("unit");
+        const char byte = 1;
+        if (write(ready[1], &byte, 1) != 1) _exit(3);
+        for (;;) pause();
+    }
+    close(ready[1]);
+    char byte = 0;
+    REQUIRE(read(ready[0], &byte, 1) == 1);
+    close(ready[0]);
+    auto store = rating::Store::open(path.string(), rating::OpenMode::create_or_open);
+    {
+        TournamentStore ts(store);
+        CHECK_THROWS_AS(ts.claim("unit"), UserError);
+    }
+    REQUIRE(kill(child, SIGKILL) == 0);
+    siginfo_t info{};
+    REQUIRE(waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT) == 0);  // dead, not reaped
+    TournamentStore ts(store);
+    ts.claim("unit");
+    ts.release("unit");
+    waitpid(child, nullptr, 0);
 }
 
 TEST_CASE("the schedule is stored before the first match runs") {
