@@ -1,6 +1,10 @@
 #pragma once
 // Each group of subcommands registers itself on the top-level CLI11 app. main.cpp only wires
 // them together; the work lives in the files named beside each function.
+#include <charconv>
+#include <cstdint>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace arb::cli {
@@ -10,6 +14,29 @@ namespace arb::cli {
 struct ExitStatus {
     int code;
 };
+
+// CLI11 reads "-1" into an unsigned option as 2^64 - 1: seeds must be refused a sign instead.
+inline CLI::Validator unsigned_integer() {
+    return CLI::Validator(
+        [](std::string& text) {
+            return text.empty() || text.find_first_not_of("0123456789") != std::string::npos
+                       ? std::string("must be a non-negative integer, not '" + text + "'")
+                       : std::string();
+        },
+        "", "unsigned");
+}
+
+// Memory limits in MiB: 0 (none) to 1 TiB, so that nothing wraps when converted to bytes.
+inline CLI::Validator memory_mib_range() {
+    return CLI::Validator(
+        [](std::string& text) {
+            std::int64_t value = -1;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            const bool ok = ec == std::errc() && end == text.data() + text.size() && value >= 0 && value <= (1 << 20);
+            return ok ? std::string() : "must be an integer from 0 to 1048576 (MiB), not '" + text + "'";
+        },
+        "", "memory MiB");
+}
 
 void add_game_commands(CLI::App& app);        // games, play, verify       (game_commands.cpp)
 void add_rating_commands(CLI::App& app);      // rate, los                 (rating_commands.cpp)

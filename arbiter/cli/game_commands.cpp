@@ -106,6 +106,7 @@ void add_game_commands(CLI::App& app) {
                         "repeat once per seat, in seat order")
             ->required();
         sub->add_option("--seed", args->seed, "Match seed: the same seed and bots give the same match")
+            ->check(unsigned_integer())
             ->capture_default_str();
         sub->add_flag("--rotations", args->rotations,
                       "Play the same deals in every cyclic seat rotation (one match per seat)");
@@ -114,6 +115,7 @@ void add_game_commands(CLI::App& app) {
         sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in --out)");
         sub->add_option("--" + game.replay_flag, args->replay_path, "Write the game's replay/log file here");
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
+            ->check(memory_mib_range())
             ->capture_default_str();
         sub->add_flag("--freeze", args->freeze, "Stop (SIGSTOP) bots while it is not their turn");
         for (const auto& spec : game.options) {

@@ -45,11 +45,11 @@ void add_common(CLI::App* cmd, CommonArgs& a) {
     cmd->add_option("--game", a.game, "Game name (arbiter games)");
     cmd->add_option("--bot", a.bots, "Bot spec: name=N cmd=\"...\" [dir=..] [arg=..] [env.K=V] (repeatable)");
     cmd->add_option("--set", a.sets, "Game option KEY=VALUE (repeatable)");
-    cmd->add_option("--seed", a.seed, "Seed of the whole schedule");
+    cmd->add_option("--seed", a.seed, "Seed of the whole schedule")->check(unsigned_integer());
     cmd->add_option("--players", a.players, "Bots per match");
     cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");
     cmd->add_option("--out", a.out, "Folder for transcripts and bot logs");
-    cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)");
+    cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
 }
 
 TournamentConfig base_config(const CommonArgs& a) {

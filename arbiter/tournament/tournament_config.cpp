@@ -165,10 +165,10 @@ public:
             else fail("/format", "'format' must be one of groups, round-robin, gauntlet; got '" + f + "'");
         }
         if (has("seed")) c.seed = unsigned_integer("seed");
-        if (has("rounds")) c.rounds = static_cast<int>(integer("rounds", 1));
+        if (has("rounds")) c.rounds = static_cast<int>(integer("rounds", 1, kMaxRounds));
         if (has("time_budget")) c.time_budget_s = number("time_budget", 0.001);
-        if (has("players")) c.players = static_cast<int>(integer("players", 1));
-        if (has("random_rounds")) c.random_rounds = static_cast<int>(integer("random_rounds", 0));
+        if (has("players")) c.players = static_cast<int>(integer("players", 1, kMaxPlayers));
+        if (has("random_rounds")) c.random_rounds = static_cast<int>(integer("random_rounds", 0, kMaxRounds));
         if (has("vary_cyclic_order")) c.vary_cyclic_order = boolean("vary_cyclic_order");
         if (has("seating")) {
             const std::string s = text("seating");
@@ -193,10 +193,10 @@ public:
                 option_locations[key] = where(pointer);
             }
         }
-        if (has("memory_mib")) c.memory_mib = integer("memory_mib", 0);
+        if (has("memory_mib")) c.memory_mib = integer("memory_mib", 0, kMaxMemoryMib);
         if (has("freeze_idle")) c.freeze_idle = boolean("freeze_idle");
         if (has("out")) c.out_dir = text("out");
-        if (has("jobs")) c.jobs = static_cast<int>(integer("jobs", 0));
+        if (has("jobs")) c.jobs = static_cast<int>(integer("jobs", 0, kMaxJobs));
         if (has("ladder")) c.ladder = ladder();
         return c;
     }
@@ -211,11 +211,14 @@ private:
         if (!at(key).is_string()) fail("/" + key, "'" + key + "' must be a string");
         return at(key).get<std::string>();
     }
-    std::int64_t integer(const std::string& key, std::int64_t minimum) const {
-        if (!at(key).is_number_integer()) fail("/" + key, "'" + key + "' must be an integer");
-        const auto v = at(key).get<std::int64_t>();
-        if (v < minimum) fail("/" + key, fmt::format("'{}' must be at least {}", key, minimum));
-        return v;
+    std::int64_t integer(const std::string& key, std::int64_t minimum, std::int64_t maximum) const {
+        const json& value = at(key);
+        const bool in_range = value.is_number_integer() &&
+                              (value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(maximum)
+                                                          : value.get<std::int64_t>() <= maximum) &&
+                              (value.is_number_unsigned() || value.get<std::int64_t>() >= minimum);
+        if (!in_range) fail("/" + key, fmt::format("'{}' must be an integer from {} to {}", key, minimum, maximum));
+        return value.get<std::int64_t>();
     }
     std::uint64_t unsigned_integer(const std::string& key) const {
         if (!at(key).is_number_unsigned()) fail("/" + key, "'" + key + "' must be a non-negative integer");
@@ -255,13 +258,18 @@ private:
             if (integral ? !value.is_number_integer() : !value.is_number())
                 fail(pointer, "'ladder." + key + "' must be " + (integral ? "an integer" : "a number"));
             const double v = value.get<double>();
-            if (v < 0 || ((key == "better_los" || key == "worse_los") && v > 1))
-                fail(pointer, "'ladder." + key + "' is out of range");
+            const bool los = key == "better_los" || key == "worse_los";
+            const double top = los ? 1.0 : integral ? static_cast<double>(kMaxLadderMatches) : 1e9;
+            if (!(v >= 0 && v <= top)) fail(pointer, fmt::format("'ladder.{}' must be from 0 to {}", key, top));
             if (key == "target_interval") s.target_interval = v;
             if (key == "max_matches") s.max_matches = static_cast<int>(v);
             if (key == "min_rounds") s.min_rounds = static_cast<int>(v);
             if (key == "better_los") s.better_los = v;
             if (key == "worse_los") s.worse_los = v;
+        }
+        if (s.worse_los > s.better_los) {
+            fail("/ladder", fmt::format("'ladder.worse_los' ({}) must not be above 'ladder.better_los' ({})", s.worse_los,
+                                        s.better_los));
         }
         return s;
     }
@@ -380,6 +388,17 @@ TournamentConfig read_tournament_config(const std::filesystem::path& file) {
 
 void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
     if (c.name.empty()) throw UserError("the tournament needs a name (config key 'name' or --name)");
+    // Values given on the command line skip the config reader's checks.
+    const auto check = [](const char* what, std::int64_t v, std::int64_t lo, std::int64_t hi) {
+        if (v < lo || v > hi) throw UserError(fmt::format("{} must be from {} to {}, not {}", what, lo, hi, v));
+    };
+    if (c.rounds) check("rounds", *c.rounds, 1, kMaxRounds);
+    check("random rounds", c.random_rounds, 0, kMaxRounds);
+    check("players", c.players, 0, kMaxPlayers);
+    check("memory (MiB)", c.memory_mib, 0, kMaxMemoryMib);
+    check("jobs", c.jobs, 0, kMaxJobs);
+    check("ladder max matches", c.ladder.max_matches, 0, kMaxLadderMatches);
+    check("ladder min rounds", c.ladder.min_rounds, 0, kMaxRounds);
     if (c.name.find('/') != std::string::npos) throw UserError("tournament name '" + c.name + "' must not contain '/'");
     if (c.players == 0) c.players = c.format == Format::groups ? 4 : game_min_bots;
     if (c.players < game_min_bots || c.players > game_max_bots) {

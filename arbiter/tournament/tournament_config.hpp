@@ -41,6 +41,14 @@ const char* to_string(Format format);
 const char* to_string(Seating seating);
 
 // The nightly ladder's stopping rule and verdict thresholds (config key "ladder").
+// Ranges of the config's numbers (and of the flags that override them): wider than any real
+// tournament, narrow enough that nothing wraps.
+constexpr std::int64_t kMaxRounds = 1000000;
+constexpr std::int64_t kMaxPlayers = 64;
+constexpr std::int64_t kMaxMemoryMib = 1 << 20;  // 1 TiB
+constexpr std::int64_t kMaxJobs = 1024;
+constexpr std::int64_t kMaxLadderMatches = 1000000000;
+
 struct LadderSettings {
     double target_interval = 50;  // Elo: stop when the new bot's 95% interval half-width is below
     int max_matches = 160;        // game budget of one ladder run
@@ -79,7 +87,7 @@ struct TournamentConfig {
 
 // Reads a config file. `base_name` fills `name` when the file has none (the file's stem).
 // Errors: "FILE:LINE: unknown key 'roundz' (did you mean 'rounds'?)",
-// "FILE:LINE: 'rounds' must be an integer".
+// "FILE:LINE: 'rounds' must be an integer from 1 to 1000000".
 TournamentConfig read_tournament_config(const std::filesystem::path& file);
 // Same, from text (file_label is used in messages).
 TournamentConfig parse_tournament_config(const std::string& text, const std::string& file_label);

@@ -116,8 +116,8 @@ GameDescriptor describe_game() {
          "battle rule: focus (the contest's), closest, support or damage (see rules/ants/README.md)"},
         {"cutoff_turn", OptionKind::integer, "150", "turns one side may hold cutoff_percent before the game ends"},
         {"cutoff_percent", OptionKind::number, "0.85", "share of the population that counts as dominating"},
-        {"engine_seed", OptionKind::text, "", "engine seed written to the replay (default: --seed)"},
-        {"player_seed", OptionKind::text, "", "player_seed sent to the bots (default: the engine seed)"},
+        {"engine_seed", OptionKind::integer, "", "engine seed written to the replay (default: --seed)"},
+        {"player_seed", OptionKind::integer, "", "player_seed sent to the bots (default: the engine seed)"},
         {"strict", OptionKind::flag, "", "an invalid order line puts the bot out (status invalid)"},
         {"stream", OptionKind::text, "", "also write the original's stream log (playgame -S) to this file"},
     };

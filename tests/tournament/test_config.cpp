@@ -45,12 +45,38 @@ TEST_CASE("an unknown key names the file line and a close key") {
 
 TEST_CASE("a wrong type names the key and its line") {
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\n\"game\": \"g\",\n\"rounds\": \"ten\"\n}", "t.json"),
-                         "t.json:3: 'rounds' must be an integer", arb::UserError);
+                         "t.json:3: 'rounds' must be an integer from 1 to 1000000", arb::UserError);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"bots\": [\n\"name=a cmd=x\",\n 7]}", "t.json"),
                          "t.json:3: 'bots' item 2 must be a string", arb::UserError);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"format\": \"swiss\"}", "t.json"),
                          "t.json:1: 'format' must be one of groups, round-robin, gauntlet; got 'swiss'",
                          arb::UserError);
+}
+
+TEST_CASE("numbers out of range are refused with their range, never wrapped") {
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"rounds\": 2147483648}", "t.json"),
+                         "t.json:1: 'rounds' must be an integer from 1 to 1000000", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"memory_mib\": 17592186044416}", "t.json"),
+                         "t.json:1: 'memory_mib' must be an integer from 0 to 1048576", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"jobs\": -1}", "t.json"),
+                         "t.json:1: 'jobs' must be an integer from 0 to 1024", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"max_matches\": -5}}", "t.json"),
+                         "t.json:1: 'ladder.max_matches' must be from 0 to 1000000000", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"better_los\": 0.6, \"worse_los\": 0.9}}", "t.json"),
+                         "t.json:1: 'ladder.worse_los' (0.9) must not be above 'ladder.better_los' (0.6)", arb::UserError);
+    CHECK(parse_tournament_config("{\"rounds\": 1000000}", "t.json").rounds == 1000000);
+    // Values from the command line skip the reader: validate() checks the same ranges.
+    TournamentConfig c = parse_tournament_config("{\"name\": \"t\", \"rounds\": 2}", "t.json");
+    c.bots = {arb::parse_bot_spec("name=a cmd=/bin/true"), arb::parse_bot_spec("name=b cmd=/bin/true")};
+    c.players = 2;
+    c.format = Format::round_robin;
+    c.rounds = -3;
+    CHECK_THROWS_WITH_AS(validate(c, 2, 2), "rounds must be from 1 to 1000000, not -3", arb::UserError);
+    c.rounds = 2;
+    c.memory_mib = -1;
+    CHECK_THROWS_WITH_AS(validate(c, 2, 2), "memory (MiB) must be from 0 to 1048576, not -1", arb::UserError);
+    c.memory_mib = 400;
+    CHECK_NOTHROW(validate(c, 2, 2));
 }
 
 TEST_CASE("broken JSON reports the position") {
