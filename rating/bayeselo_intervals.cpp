@@ -12,14 +12,16 @@
 namespace arb::rating::bayeselo_model {
 namespace {
 
-// A discretised density on an even grid, with bayeselo's credible-bound rule: walk in from one
+// A discretised density on an even grid of cell centres, min + (i + 0.5) (max - min) / size, as
+// bayeselo evaluates it (with the end points instead, a few +/- cells of a 100-player table land
+// on the other side of a rounding boundary), with bayeselo's credible-bound rule: walk in from one
 // end accumulating trapezoids of the normalised values (the first point counts half), and
 // interpolate linearly inside the step where the tail reaches (1 - confidence) / 2.
 struct GridDistribution {
     double min = 0, max = 0;
     std::vector<double> p;
 
-    double value(double index) const { return min + (max - min) * index / static_cast<double>(p.size() - 1); }
+    double value(double index) const { return min + (max - min) * (index + 0.5) / static_cast<double>(p.size()); }
 
     void normalise() {
         double total = 0;
@@ -192,7 +194,7 @@ void exact_intervals(const Condensed& c, const std::vector<double>& elo, double 
             done[static_cast<std::size_t>(index)] = 1;
             return sum;
         };
-        const double position = (elo[p] - o.grid_min_elo) / (o.grid_max_elo - o.grid_min_elo) * (points - 1);
+        const double position = (elo[p] - o.grid_min_elo) / (o.grid_max_elo - o.grid_min_elo) * points - 0.5;
         const int centre = std::clamp(static_cast<int>(std::lround(position)), 0, points - 1);
         double best = evaluate(centre);
         for (int i = centre - 1; i >= 0; --i) {

@@ -149,12 +149,13 @@ TEST_CASE("exactdist intervals equal a naive full-grid computation") {
     EloOptions o;  // default: exactdist
     const RatingResult r = rate(rs, o);
     const NaiveModel naive(rs, 2.0, 32.8, 97.3);
-    // Naive: evaluate all 1001 points, normalise, walk the trapezoid tails.
+    // Naive: evaluate all 1001 cell centres of [-1500, 1500], normalise, walk the trapezoid tails.
+    const auto x = [](double k) { return -1500 + (k + 0.5) * 3000.0 / 1001; };
     for (const RatingRow& row : r.rows) {
         const int p = row.player;
         std::vector<double> ll(1001);
         double best = -1e300;
-        for (int k = 0; k < 1001; ++k) best = std::max(best, ll[k] = naive.player_loglik(p, -1500 + 3.0 * k, r.model_elo));
+        for (int k = 0; k < 1001; ++k) best = std::max(best, ll[k] = naive.player_loglik(p, x(k), r.model_elo));
         std::vector<double> dens(1001);
         double total = 0;
         for (int k = 0; k < 1001; ++k) total += dens[k] = std::exp(ll[k] - best);
@@ -165,7 +166,7 @@ TEST_CASE("exactdist intervals equal a naive full-grid computation") {
                 const int k = upper ? 1000 - s : s;
                 const double next = tail + (prev + dens[k]) / 2;
                 if (next >= 0.025) {
-                    const double from = -1500 + 3.0 * (upper ? k + 1 : k - 1), to = -1500 + 3.0 * k;
+                    const double from = x(upper ? k + 1 : k - 1), to = x(k);
                     return from + (to - from) * (0.025 - tail) / (next - tail);
                 }
                 tail = next;
