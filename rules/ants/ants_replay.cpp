@@ -49,6 +49,7 @@ RecordedGame parse_recorded_game(const json& replay, const std::string& source) 
     try {
         game.replaydata = *data;
         const json& rd = game.replaydata;
+        check_replay_numbers(rd, source);
         game.players = rd.at("players").get<int>();
         const json& map = rd.at("map");
         game.map.rows = map.at("rows").get<int>();

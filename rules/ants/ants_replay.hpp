@@ -28,6 +28,9 @@ struct RecordedGame {
 // Throws UserError naming the file when it is not an Ants replay we can read.
 RecordedGame load_recorded_game(const std::filesystem::path& path);
 RecordedGame parse_recorded_game(const nlohmann::json& replay, const std::string& source);
+// The replay's numbers in range (players, map size, radii, hill/ant/food rows and owners, one
+// score and hive list per player): UserError naming the first that is not.
+void check_replay_numbers(const nlohmann::json& replaydata, const std::string& source);
 
 // The recorded food as a ScheduledFood source, and a spawn tie-break that prefers the hill the
 // replay shows a spawn on.

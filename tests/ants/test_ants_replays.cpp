@@ -3,7 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <vector>
 
+#include "core/user_error.hpp"
 #include "rules/ants/ants_replay.hpp"
 #include "rules/ants/cpython_random.hpp"
 #include "tests/ants/ants_test_support.hpp"
@@ -93,4 +97,32 @@ TEST_CASE("level C: CPython's set iteration order for food-set locations") {
           V{{1, 86}, {20, 85}, {95, 68}, {97, 43}, {10, 186}, {141, 157}, {128, 118}, {35, 47}, {118, 156}});
     CHECK(arb::ants::python_set_order(V{{146, 8}, {109, 123}, {147, 3}, {52, 118}, {125, 71}, {41, 8}, {133, 125}, {83, 19}, {63, 190}, {92, 11}}) ==
           V{{41, 8}, {125, 71}, {83, 19}, {133, 125}, {146, 8}, {63, 190}, {147, 3}, {92, 11}, {52, 118}, {109, 123}});
+}
+
+TEST_CASE("a replay with numbers out of range is one clear error, never a crash") {
+    std::ifstream in(kReplays / "maze_02p_02__HunterBot_vs_GreedyBot__seed42__rank_stabilized.replay.json");
+    const nlohmann::json original = nlohmann::json::parse(in);
+    struct Case {
+        const char* what;
+        std::function<void(nlohmann::json&)> change;
+        const char* message;
+    };
+    const std::vector<Case> cases = {
+        {"no players", [](auto& rd) { rd["players"] = 0; }, "'players' must be an integer from 1 to 26, not 0"},
+        {"hill owner 7", [](auto& rd) { rd["hills"][0][2] = 7; }, "hills 0 owner must be an integer from 0 to 1, not 7"},
+        {"a short score list", [](auto& rd) { rd["scores"].erase(1); }, "'scores' must have one list per player (2)"},
+        {"an ant outside the map", [](auto& rd) { rd["ants"][0][0] = 1000000; }, "ants 0 row must be an integer from 0 to 71"},
+        {"an ant owner 7", [](auto& rd) { rd["ants"][3][4] = 7; }, "ants 3 owner must be an integer from 0 to 1, not 7"},
+        {"food outside the map", [](auto& rd) { rd["food"][0][1] = -5; }, "food 0 column must be an integer from 0 to"},
+        {"a radius of 10^9", [](auto& rd) { rd["viewradius2"] = 1000000000; }, "'viewradius2' must be an integer from 0 to 1000000"},
+        {"10^9 rows", [](auto& rd) { rd["map"]["rows"] = 1000000000; }, "'map.rows' must be an integer from 1 to 1000"},
+        {"a string for a number", [](auto& rd) { rd["hills"][1][0] = "x"; }, "hills 1 row must be an integer"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        nlohmann::json replay = original;
+        c.change(replay["replaydata"]);
+        CHECK_THROWS_WITH_AS(arb::ants::parse_recorded_game(replay, "r.json"), doctest::Contains(c.message), arb::UserError);
+    }
+    CHECK_NOTHROW(arb::ants::parse_recorded_game(original, "r.json"));
 }
