@@ -3,6 +3,7 @@
 //          bayeselo's `ratings` table, JSON or CSV.
 //   los    the likelihood-of-superiority matrix, as bayeselo's `los`.
 //   import match record JSON files (arbiter play --record) into the store.
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -150,7 +151,22 @@ LoadedResults load_results(const SourceArgs& a) {
     }
 }
 
+// The model's numbers, each in the range where the model means something.
+void check_model_args(const ModelArgs& m) {
+    const auto check = [](const char* flag, double v, double lo, double hi, bool open_low = false) {
+        if (!std::isfinite(v) || v < lo || v > hi || (open_low && v == lo))
+            throw UserError(fmt::format("{} must be {} {} to {}, not {}", flag, open_low ? "above" : "from", lo, hi, v));
+    };
+    if (m.advantage) check("--advantage", *m.advantage, -2000, 2000);
+    check("--drawelo", m.drawelo, 0, 2000);
+    check("--prior", m.prior, 0, 1e6);
+    check("--confidence", m.confidence, 0, 0.999999, true);
+    if (m.scale) check("--scale", *m.scale, 0, 100, true);
+    check("--threads", m.threads, 0, 1024);
+}
+
 EloOptions model_options(const ModelArgs& m, bool from_pgn) {
+    check_model_args(m);
     EloOptions o;
     o.advantage = m.advantage.value_or(from_pgn ? 32.8 : 0.0);
     o.drawelo = m.drawelo;

@@ -23,6 +23,7 @@ public:
     ReplayChecker(const json& rd, std::string source) : rd_(rd), source_(std::move(source)) {}
 
     void check() {
+        if (rd_.contains("revision")) integer(rd_, "revision", 2, 3);  // the replay formats the original's viewer reads
         players_ = integer(rd_, "players", 1, kMaxPlayers);
         const json& map = member(rd_, "map", "map");
         rows_ = integer(map, "rows", 1, kMaxSide, "map.rows");

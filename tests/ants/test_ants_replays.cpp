@@ -109,6 +109,7 @@ TEST_CASE("a replay with numbers out of range is one clear error, never a crash"
     };
     const std::vector<Case> cases = {
         {"no players", [](auto& rd) { rd["players"] = 0; }, "'players' must be an integer from 1 to 26, not 0"},
+        {"revision 99", [](auto& rd) { rd["revision"] = 99; }, "'revision' must be an integer from 2 to 3, not 99"},
         {"hill owner 7", [](auto& rd) { rd["hills"][0][2] = 7; }, "hills 0 owner must be an integer from 0 to 1, not 7"},
         {"a short score list", [](auto& rd) { rd["scores"].erase(1); }, "'scores' must have one list per player (2)"},
         {"an ant outside the map", [](auto& rd) { rd["ants"][0][0] = 1000000; }, "ants 0 row must be an integer from 0 to 71"},
