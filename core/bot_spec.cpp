@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/user_error.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb {
 
@@ -70,7 +71,7 @@ BotSpec parse_bot_spec(std::string_view spec) {
         const std::string key = field.substr(0, eq);
         std::string value = field.substr(eq + 1);
         if (key == "name") {
-            bot.name = std::move(value);
+            bot.name = valid_utf8(value);
         } else if (key == "cmd") {
             bot.command = value;
             have_cmd = true;

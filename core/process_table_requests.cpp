@@ -23,6 +23,7 @@
 
 #include "core/nonblocking_read.hpp"
 #include "core/process_table_internal.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb::process_table_detail {
 namespace {
@@ -270,6 +271,7 @@ void ProcessTableImpl::feed_lines(int s) {
 
 void ProcessTableImpl::frame_line(int s, std::string& line) {
     Seat& seat = at(s);
+    if (!is_valid_utf8(line)) line = valid_utf8(line);  // records and reports quote replies
     ActiveRequest& active = *seat.requests.active;
     transcript(seat, '<', line);
     switch (active.framer(line)) {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb::rating {
 namespace {
@@ -91,11 +92,11 @@ private:
         if (name == "White") {
             if (game_.white) finish_game();
             if (!game_.has_tags()) game_.line = line_number_;
-            game_.white = std::move(value);
+            game_.white = valid_utf8(value);
         } else if (name == "Black") {
             if (game_.black) finish_game();
             if (!game_.has_tags()) game_.line = line_number_;
-            game_.black = std::move(value);
+            game_.black = valid_utf8(value);
         } else if (name == "Result") {
             if (game_.result) finish_game();
             if (!game_.has_tags()) game_.line = line_number_;

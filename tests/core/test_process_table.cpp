@@ -3,6 +3,7 @@
 // tests/fault_bots.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <thread>
 
 #include "tests/core/bot_test_support.hpp"
@@ -115,6 +116,22 @@ TEST_CASE("process table passes arguments, environment and working directory") {
     const Reply reply = table->ask(0, "x\n", one_line_framer());
     REQUIRE(reply.ok());
     CHECK(reply.first_line() == "x hi " + std::filesystem::canonical(dir).string() + " role-a");
+}
+
+TEST_CASE("process table escapes a reply that is not UTF-8 instead of failing on it") {
+    const auto dir = scratch_dir("utf8");
+    const auto script = dir / "latin1_bot.sh";
+    std::ofstream(script) << "#!/bin/sh\nread x\nprintf '= \\377\\376 junk\\n'\n";
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    SeatLaunch launch;
+    launch.info = SeatInfo{0, "latin1", "p0"};
+    launch.bot = parse_bot_spec("name=latin1 cmd=" + quote_word(script.string()));
+    launch.time = per_request(2s);
+    std::vector<SeatLaunch> seats{launch};
+    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+    const Reply reply = table->ask(0, "x\n", one_line_framer());
+    REQUIRE(reply.ok());
+    CHECK(reply.first_line() == "= \\xFF\\xFE junk");
 }
 
 TEST_CASE("process table close is idempotent and leaves no process behind") {
