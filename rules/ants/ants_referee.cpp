@@ -82,6 +82,7 @@ public:
             engine_.finish_turn();
             for (int p = 0; p < n_; ++p) {
                 if (!alive_before[p] || engine_.is_alive(p)) continue;
+                if (outcome_.status[p] == "invalid") continue;  // put out by --strict, not by battle
                 outcome_.status[p] = "eliminated";
                 outcome_.playerturns[p] = turn;
                 table_.send(p, end_message(p));

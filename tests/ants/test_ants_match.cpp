@@ -69,6 +69,23 @@ TEST_CASE("match: a bot that exits at once is out, its ants stay, the other bot 
     std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("match: under --strict an invalid order is recorded invalid, not eliminated") {
+    const auto game = arb::ants::describe_game();
+    const auto dir = temp_dir("strict");
+    // Answers every turn with an order whose direction is not n, e, s or w.
+    const std::string bad = "name=bad cmd=\"sh -c 'while read l; do case $l in ready|go) printf \\\"o 0 0 x\\\\ngo\\\\n\\\";; esac; done'\"";
+    const auto record = play(game, {bad, "name=hold cmd=" + (kBots / "hold_bot").string()},
+                             {{"turns", "20"}, {"strict", "true"}}, dir / "r.json");
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.participants[0].status == arb::SeatStatus::illegal);
+    CHECK(record.participants[0].detail.rfind("invalid", 0) == 0);
+    const auto replay = nlohmann::json::parse(read_file(dir / "r.json"));
+    CHECK(replay["status"][0] == "invalid");
+    const auto outcome = arb::ants::verify_replay_file(dir / "r.json");
+    CHECK_MESSAGE(outcome.ok, outcome.first_difference);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("match: a bot that never answers times out at loadtime") {
     const auto game = arb::ants::describe_game();
     const auto dir = temp_dir("hang");
