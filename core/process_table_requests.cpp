@@ -326,6 +326,7 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         // so a late answer cannot be read as a later reply, and the bot's server plays on. The
         // referee decides what repeated failures cost (seat.hpp).
         transcript(seat, '#', "request failed: " + detail);
+        if (options_.freeze_idle) freeze(s);
         return;
     }
     SeatStatus seat_status = SeatStatus::crashed;
