@@ -94,3 +94,30 @@ TEST_CASE("http channel: a bot that never answers times out") {
 TEST_CASE("http channel: a bot that crashes on a request is seen as closed") {
     check_crash_seen_as_closed(ChannelKind::http_server, "?n=1", "?n=2");
 }
+
+TEST_CASE("tcp channel: seats with tokens share one port and are seated by `join TOKEN`; others get an error") {
+    const std::string client = std::string(ARBITER_SOURCE_DIR) + "/tests/core/join_token_client.py";
+    std::vector<SeatLaunch> seats;
+    for (int s = 0; s < 2; ++s) {
+        SeatLaunch launch;
+        launch.info = SeatInfo{s, "joiner", "p" + std::to_string(s)};
+        launch.bot = parse_bot_spec("name=joiner cmd=python3 arg=" + client + (s == 0 ? " arg=#duet" : " arg=-"));
+        launch.bot.env["ARBITER_TOKEN"] = s == 0 ? "secret-zero" : "secret-one";
+        launch.time = per_request(3s);
+        launch.channel = ChannelKind::tcp_client;
+        seats.push_back(std::move(launch));
+    }
+    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+    const std::vector<Request> joins = {{0, "", one_line_framer()}, {1, "", one_line_framer()}};
+    const std::vector<Reply> replies = table->ask_all(joins);
+    REQUIRE(replies[0].ok());
+    REQUIRE(replies[1].ok());
+    // Each seat got its own bot's connection, hub word or not; a wrong token was turned away.
+    CHECK(replies[0].first_line() == "join secret-zero #duet wrong=error_Unknown_token");
+    CHECK(replies[1].first_line() == "join secret-one wrong=error_Unknown_token");
+    // A token already used cannot take the seat over.
+    CHECK(table->ask(0, "reuse\n", one_line_framer()).first_line() == "reuse=error_Unknown_token");
+    CHECK(table->ask(0, "hello\n", one_line_framer()).first_line() == "echo hello");
+    CHECK(table->ask(1, "hi\n", one_line_framer()).first_line() == "echo hi");
+    table->close();
+}
