@@ -9,9 +9,6 @@
 //   --flood          answers every turn with endless `do` lines and no `end`
 //   --stop-at N      plays `end` until turn N, then stops answering (stays connected)
 //   --disconnect-at N  plays `end` until turn N, then closes the connection and exits
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,19 +16,10 @@
 #include <cstring>
 #include <string>
 
-namespace {
+#include "tools/bots/smartdog/smartdog_bot.hpp"
 
-bool send_all(int fd, const std::string& text) {
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const auto n = ::write(fd, text.data() + done, text.size() - done);
-        if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-}  // namespace
+using smartdog_bot::connect_to;
+using smartdog_bot::send_all;
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
@@ -44,20 +32,16 @@ int main(int argc, char** argv) {
     const char* port = std::getenv("ARBITER_PORT");
     const char* token = std::getenv("ARBITER_TOKEN");
     if (!host || !port || !token) return 2;
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(std::atoi(port)));
-    ::inet_pton(AF_INET, host, &addr.sin_addr);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return 1;
+    const int fd = connect_to(host, port);
+    if (fd < 0) return 1;
     if (mode == "--no-join") {
         ::sleep(60);
         return 0;
     }
     send_all(fd, mode == "--bad-token" ? "join not-my-token\n" : std::string("join ") + token + "\n");
     if (mode == "--reuse-token") {
-        const int second = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (::connect(second, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return 1;
+        const int second = connect_to(host, port);
+        if (second < 0) return 1;
         send_all(second, std::string("join ") + token + " #duet\n");
         char reply[256] = {};
         std::size_t got = 0;

@@ -79,6 +79,33 @@ inline int num(const std::map<std::string, std::string>& f, const std::string& k
     return it == f.end() ? 0 : std::atoi(it->second.c_str());
 }
 
+// Writes all of `text`; false when the connection is gone.
+inline bool send_all(int fd, const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const auto n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+// A connection to the arbiter at host:port (numeric IPv4, as ARBITER_HOST gives it), or -1.
+inline int connect_to(const char* host, const char* port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(std::atoi(port)));
+    if (fd < 0 || ::inet_pton(AF_INET, host, &addr.sin_addr) != 1 ||
+        ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        if (fd >= 0) ::close(fd);
+        return -1;
+    }
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
 // Connects, joins, and calls decide(game) once per turn; decide returns the `do` lines.
 // Returns the process exit code.
 inline int run(const std::function<std::vector<std::string>(const Game&)>& decide) {
@@ -89,28 +116,13 @@ inline int run(const std::function<std::vector<std::string>(const Game&)>& decid
         std::fprintf(stderr, "ARBITER_HOST, ARBITER_PORT and ARBITER_TOKEN must be set\n");
         return 2;
     }
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<std::uint16_t>(std::atoi(port)));
-    if (fd < 0 || ::inet_pton(AF_INET, host, &addr.sin_addr) != 1 ||
-        ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    const int fd = connect_to(host, port);
+    if (fd < 0) {
         std::perror("connect");
         return 1;
     }
-    const int one = 1;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     FILE* in = ::fdopen(fd, "r");
-    auto send = [fd](const std::string& line) {
-        const std::string text = line + "\n";
-        std::size_t done = 0;
-        while (done < text.size()) {
-            const auto n = ::write(fd, text.data() + done, text.size() - done);
-            if (n <= 0) return false;
-            done += static_cast<std::size_t>(n);
-        }
-        return true;
-    };
+    auto send = [fd](const std::string& line) { return send_all(fd, line + "\n"); };
     send(std::string("join ") + token);
     Game game;
     char* buffer = nullptr;
