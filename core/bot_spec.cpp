@@ -156,7 +156,9 @@ void check_bots(const std::vector<BotSpec>& bots) {
             throw UserError("bot '" + bot.name + "': dir '" + bot.dir.string() + "' is not a directory");
         }
         if (bot.url.empty()) resolve_executable(bot);
-        names.insert(bot.name);
+        if (!names.insert(bot.name).second) {
+            throw UserError("two bots are named '" + bot.name + "': give each seat its own name= (results are stored by name)");
+        }
     }
 }
 

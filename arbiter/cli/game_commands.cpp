@@ -40,13 +40,6 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     MatchRequest base;
     base.game = game.name;
     for (const auto& spec : args.bot_specs) base.bots.push_back(parse_bot_spec(spec));
-    for (std::size_t i = 0; i < base.bots.size(); ++i) {
-        for (std::size_t j = 0; j < i; ++j) {
-            if (base.bots[i].name == base.bots[j].name)
-                throw UserError("two bots are named '" + base.bots[i].name +
-                                "': give each seat its own name= (results are stored by name)");
-        }
-    }
     base.seed = args.seed;
     base.options = GameOptions(game.options, args.game_options);
     base.limits.memory_mib = args.memory_mib;
