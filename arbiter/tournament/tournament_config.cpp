@@ -213,11 +213,11 @@ private:
     }
     std::int64_t integer(const std::string& key, std::int64_t minimum, std::int64_t maximum) const {
         const json& value = at(key);
-        const bool in_range = value.is_number_integer() &&
-                              (value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(maximum)
-                                                          : value.get<std::int64_t>() <= maximum) &&
-                              (value.is_number_unsigned() || value.get<std::int64_t>() >= minimum);
-        if (!in_range) fail("/" + key, fmt::format("'{}' must be an integer from {} to {}", key, minimum, maximum));
+        // An unsigned value above INT64_MAX would wrap in get<int64_t>: compare it unsigned first.
+        const bool too_big = value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(maximum);
+        if (!value.is_number_integer() || too_big || value.get<std::int64_t>() < minimum ||
+            value.get<std::int64_t>() > maximum)
+            fail("/" + key, fmt::format("'{}' must be an integer from {} to {}", key, minimum, maximum));
         return value.get<std::int64_t>();
     }
     std::uint64_t unsigned_integer(const std::string& key) const {
@@ -259,7 +259,10 @@ private:
                 fail(pointer, "'ladder." + key + "' must be " + (integral ? "an integer" : "a number"));
             const double v = value.get<double>();
             const bool los = key == "better_los" || key == "worse_los";
-            const double top = los ? 1.0 : integral ? static_cast<double>(kMaxLadderMatches) : 1e9;
+            const double top = los                   ? 1.0
+                               : key == "max_matches" ? static_cast<double>(kMaxLadderMatches)
+                               : key == "min_rounds"  ? static_cast<double>(kMaxRounds)
+                                                      : 1e9;
             if (!(v >= 0 && v <= top)) fail(pointer, fmt::format("'ladder.{}' must be from 0 to {}", key, top));
             if (key == "target_interval") s.target_interval = v;
             if (key == "max_matches") s.max_matches = static_cast<int>(v);

@@ -64,6 +64,8 @@ TEST_CASE("numbers out of range are refused with their range, never wrapped") {
                          "t.json:1: 'ladder.max_matches' must be from 0 to 1000000000", arb::UserError);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"better_los\": 0.6, \"worse_los\": 0.9}}", "t.json"),
                          "t.json:1: 'ladder.worse_los' (0.9) must not be above 'ladder.better_los' (0.6)", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"rounds\": 0}", "t.json"),
+                         "t.json:1: 'rounds' must be an integer from 1 to 1000000", arb::UserError);
     CHECK(parse_tournament_config("{\"rounds\": 1000000}", "t.json").rounds == 1000000);
     // Values from the command line skip the reader: validate() checks the same ranges.
     TournamentConfig c = parse_tournament_config("{\"name\": \"t\", \"rounds\": 2}", "t.json");
