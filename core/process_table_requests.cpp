@@ -313,7 +313,7 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         return;
     }
     const std::string_view pending = seat.channel.lines.pending();
-    reply.partial = std::string(pending.substr(0, kPartialKept));
+    reply.partial = valid_utf8(pending.substr(0, kPartialKept));  // quoted in details and records
     std::string detail = why.empty() ? std::string(to_string(status)) : why;
     if (status == ReplyStatus::timeout) {
         detail = fmt::format("no complete reply within {} ({} bytes of an unfinished line received)",

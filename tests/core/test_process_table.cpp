@@ -134,6 +134,22 @@ TEST_CASE("process table escapes a reply that is not UTF-8 instead of failing on
     CHECK(reply.first_line() == "= \\xFF\\xFE junk");
 }
 
+TEST_CASE("process table escapes the unfinished line of a failed reply that is not UTF-8") {
+    const auto dir = scratch_dir("utf8-partial");
+    const auto script = dir / "latin1_partial_bot.sh";
+    std::ofstream(script) << "#!/bin/sh\nread x\nprintf 'half \\377'\nsleep 5\n";
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    SeatLaunch launch;
+    launch.info = SeatInfo{0, "latin1", "p0"};
+    launch.bot = parse_bot_spec("name=latin1 cmd=" + quote_word(script.string()));
+    launch.time = per_request(300ms);
+    std::vector<SeatLaunch> seats{launch};
+    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+    const Reply reply = table->ask(0, "x\n", one_line_framer());
+    CHECK(reply.status == ReplyStatus::timeout);
+    CHECK(reply.partial == "half \\xFF");
+}
+
 TEST_CASE("process table close is idempotent and leaves no process behind") {
     const auto dir = scratch_dir("close");
     std::vector<SeatLaunch> seats{fault_seat("p0", {"--pidfile", (dir / "pids").string()}, per_request(2s))};
