@@ -5,7 +5,10 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "core/user_error.hpp"
 
 namespace arb {
 
@@ -133,6 +136,18 @@ void from_json(const nlohmann::json& j, MatchRecord& v) {
     v.started_at = j.value("started_at", std::string{});
     v.wall_s = j.value("wall_s", 0.0);
     v.machine_load = j.value("machine_load", 0.0);
+}
+
+void check_record(const MatchRecord& r) {
+    const auto n = static_cast<int>(r.participants.size());
+    for (const PairResult& p : r.pairs) {
+        if (p.a < 0 || p.b < 0 || p.a >= n || p.b >= n || p.a == p.b)
+            throw UserError(fmt::format("match record of {} seed {}: pair ({}, {}) does not name two participants",
+                                        r.game, r.seed, p.a, p.b));
+        if (p.score_a != 0 && p.score_a != 0.5 && p.score_a != 1)
+            throw UserError(fmt::format("match record of {} seed {}: pair ({}, {}) scores {} (0, 0.5 or 1 expected)",
+                                        r.game, r.seed, p.a, p.b, p.score_a));
+    }
 }
 
 }  // namespace arb

@@ -86,6 +86,10 @@ void from_json(const nlohmann::json& j, PairResult& v);
 void to_json(nlohmann::json& j, const MatchRecord& v);
 void from_json(const nlohmann::json& j, MatchRecord& v);
 
+// UserError unless every pair names two participants and scores 0, 0.5 or 1 for its first.
+// Records read from files go through it before they are stored.
+void check_record(const MatchRecord& record);
+
 SeatStatus seat_status_from_string(const std::string& text);  // throws std::invalid_argument
 
 // Now, as ISO 8601 UTC with seconds ("2026-11-22T17:43:38Z").

@@ -41,5 +41,6 @@ inline CLI::Validator memory_mib_range() {
 void add_game_commands(CLI::App& app);        // games, play, verify       (game_commands.cpp)
 void add_rating_commands(CLI::App& app);      // rate, los                 (rating_commands.cpp)
 void add_tournament_commands(CLI::App& app);  // tournament, ladder, report (tournament_commands.cpp)
+void add_cluster_commands(CLI::App& app);     // plan, run-job, ingest      (cluster_commands.cpp)
 
 }  // namespace arb::cli

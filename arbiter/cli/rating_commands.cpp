@@ -314,14 +314,7 @@ void run_import(const ImportArgs& args) {
         auto more = read_records(f);
         records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     }
-    for (const MatchRecord& r : records) {
-        for (const PairResult& p : r.pairs) {
-            const auto n = static_cast<int>(r.participants.size());
-            if (p.a < 0 || p.b < 0 || p.a >= n || p.b >= n)
-                throw UserError(fmt::format("match record of {} seed {}: pair ({}, {}) names no participant", r.game,
-                                            r.seed, p.a, p.b));
-        }
-    }
+    for (const MatchRecord& r : records) check_record(r);
     Store store = Store::open(args.db_path, OpenMode::create_or_open);
     InsertOptions options;
     if (!args.tournament.empty()) options.tournament = args.tournament;

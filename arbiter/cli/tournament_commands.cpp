@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/cli/tournament_args.hpp"
 #include "core/interrupt.hpp"
 #include "core/user_error.hpp"
 #include "arbiter/ladder/ladder.hpp"
@@ -25,93 +26,8 @@ namespace {
 
 using tournament::TournamentConfig;
 
-// Flags shared by `tournament` and `ladder`; each given flag overrides the config file.
-struct CommonArgs {
-    std::string config_path;
-    std::string db;
-    std::string game;
-    std::vector<std::string> bots;
-    std::vector<std::string> sets;  // KEY=VALUE game options
-    std::optional<std::uint64_t> seed;
-    std::optional<int> players;
-    std::optional<int> jobs;
-    std::string out;
-    std::optional<std::int64_t> memory_mib;
-};
-
-void add_common(CLI::App* cmd, CommonArgs& a) {
-    cmd->add_option("--config", a.config_path, "JSON config (see configs/ and docs/tournaments.md)")->check(CLI::ExistingFile);
-    cmd->add_option("--db", a.db, "SQLite results file (created if missing)")->required();
-    cmd->add_option("--game", a.game, "Game name (arbiter games)");
-    cmd->add_option("--bot", a.bots, "Bot spec: name=N cmd=\"...\" [dir=..] [arg=..] [env.K=V] (repeatable)");
-    cmd->add_option("--set", a.sets, "Game option KEY=VALUE (repeatable)");
-    cmd->add_option("--seed", a.seed, "Seed of the whole schedule")->check(unsigned_integer());
-    cmd->add_option("--players", a.players, "Bots per match");
-    cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");
-    cmd->add_option("--out", a.out, "Folder for transcripts and bot logs");
-    cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
-}
-
-TournamentConfig base_config(const CommonArgs& a) {
-    TournamentConfig c;
-    if (!a.config_path.empty()) c = tournament::read_tournament_config(a.config_path);
-    if (!a.game.empty()) c.game = a.game;
-    if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
-    for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
-    for (const auto& kv : a.sets) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
-        c.options[kv.substr(0, eq)] = kv.substr(eq + 1);
-        c.option_locations[kv.substr(0, eq)] = "--set";
-    }
-    if (a.seed) c.seed = *a.seed;
-    if (a.players) c.players = *a.players;
-    if (a.jobs) c.jobs = *a.jobs;
-    if (!a.out.empty()) c.out_dir = a.out;
-    if (a.memory_mib) c.memory_mib = *a.memory_mib;
-    return c;
-}
-
-int jobs_of(const TournamentConfig& c) {
-    return c.jobs > 0 ? c.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-struct TournamentArgs {
-    CommonArgs common;
-    std::string name;
-    std::string format;
-    std::vector<std::string> house_bots;
-    std::vector<std::string> challengers;
-    std::optional<int> rounds;
-    std::optional<double> time_budget;
-    std::optional<int> random_rounds;
-    std::string seating;
-    std::optional<bool> all_seatings;
-    bool no_progress = false;
-};
-
 void run_tournament_command(const TournamentArgs& a) {
-    TournamentConfig c = base_config(a.common);
-    if (!a.name.empty()) c.name = a.name;
-    if (!a.format.empty()) {
-        if (a.format == "groups") c.format = tournament::Format::groups;
-        else if (a.format == "round-robin") c.format = tournament::Format::round_robin;
-        else if (a.format == "gauntlet") c.format = tournament::Format::gauntlet;
-        else throw UserError("--format must be groups, round-robin or gauntlet");
-    }
-    for (const auto& spec : a.house_bots) c.house_bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
-    for (const auto& ch : a.challengers) c.challengers.push_back(ch);
-    if (a.rounds) c.rounds = *a.rounds;
-    if (a.time_budget) c.time_budget_s = *a.time_budget;
-    if (a.random_rounds) c.random_rounds = *a.random_rounds;
-    if (!a.seating.empty()) {
-        if (a.seating == "rotations") c.seating = tournament::Seating::rotations;
-        else if (a.seating == "permutations") c.seating = tournament::Seating::permutations;
-        else throw UserError("--seating must be rotations or permutations");
-    }
-    if (a.all_seatings) c.all_seatings = *a.all_seatings;
-    if (c.name.empty()) c.name = c.game;
-
+    TournamentConfig c = tournament_config_from(a);
     const GameDescriptor& game = find_game(c.game);
     tournament::validate(c, game.min_bots, game.max_bots);
     check_bots(tournament::participants_of(c));
@@ -226,15 +142,7 @@ void add_tournament_commands(CLI::App& app) {
                                  "Play a tournament: seed-000 groups, round-robin or gauntlet; stored in SQLite, "
                                  "resumable (run the same command again)");
     add_common(t, t_args->common);
-    t->add_option("--name", t_args->name, "Tournament name in the database (default: config file stem or game)");
-    t->add_option("--format", t_args->format, "groups | round-robin | gauntlet");
-    t->add_option("--house-bot", t_args->house_bots, "House bot spec, fills groups (repeatable)");
-    t->add_option("--challenger", t_args->challengers, "Gauntlet: bot name that plays everyone (repeatable)");
-    t->add_option("--rounds", t_args->rounds, "Number of rounds");
-    t->add_option("--time-budget", t_args->time_budget, "Seconds; no new round starts after it");
-    t->add_option("--random-rounds", t_args->random_rounds, "groups: rounds grouped at random (default 10)");
-    t->add_option("--seating", t_args->seating, "rotations | permutations");
-    t->add_option("--all-seatings", t_args->all_seatings, "true: every seed in every seat arrangement");
+    add_tournament_flags(t, *t_args);
     t->add_flag("--no-progress", t_args->no_progress, "No progress line");
     t->callback([t_args] { run_tournament_command(*t_args); });
 

@@ -83,7 +83,7 @@ TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor
     options_.jobs = std::max(1, options_.jobs);
 }
 
-MatchRequest TournamentRunner::request_for(const ScheduledMatch& m) const {
+MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_files) const {
     MatchRequest r;
     r.game = config_.game;
     for (const auto& name : m.bots) r.bots.push_back(specs_.at(name));
@@ -93,7 +93,7 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m) const {
     r.options = game_options_;
     r.limits.memory_mib = config_.memory_mib;
     r.freeze_idle = config_.freeze_idle;
-    if (!config_.out_dir.empty()) {
+    if (with_files && !config_.out_dir.empty()) {
         const std::filesystem::path out = config_.out_dir;
         std::filesystem::create_directories(out / "transcripts");
         r.transcript_path = out / "transcripts" / (stem_of(m) + ".transcript");
@@ -151,14 +151,14 @@ private:
 TournamentRun::TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
                              const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play)
     : runner_(runner), config_(config), store_(store), options_(options), name_(config.name),
-      planner_(make_planner(config, fit)), pool_(options.jobs, play, options.stop_requested),
+      planner_(make_planner(config, fit)), pool_(options.plan_only ? 0 : options.jobs, play, options.stop_requested),
       progress_(options.progress_out ? options.progress_out : stderr, options.progress_on_terminal,
                 options.progress_log_interval_s) {
     outcome_.participants = planner_->participants();
 }
 
 TournamentOutcome TournamentRun::run() {
-    warn_if_busy();
+    if (!options_.plan_only) warn_if_busy();
     store_.open_tournament(name_, config_.game, config_.identity_json());
     store_.claim(name_);
     struct Release {
@@ -215,7 +215,7 @@ void TournamentRun::load_stored() {
         }
     }
     outcome_.already_played = static_cast<int>(played_.size());
-    if (!rounds_.empty())
+    if (!rounds_.empty() && !options_.plan_only)
         spdlog::info("tournament '{}': resuming, {} of {} scheduled matches already played", name_, played_.size(),
                      scheduled);
 }
@@ -255,7 +255,9 @@ void TournamentRun::schedule_loop() {
 // dependent rounds once every earlier round has its results.
 bool TournamentRun::try_plan_next() {
     if (!more_to_plan()) return false;
-    const bool ready = planner_->independent(next_round_)
+    // Planning only, nothing runs meanwhile: an independent round also waits for the results
+    // of the rounds before it, so that each plan hands out one round of work at a time.
+    const bool ready = planner_->independent(next_round_) && !options_.plan_only
                            ? pool_.queued() < static_cast<std::size_t>(options_.jobs)
                            : pool_.queued() == 0 && pool_.running() == 0 && rounds_before_complete(next_round_);
     if (!ready) return false;
@@ -288,8 +290,11 @@ History TournamentRun::history_before(int round) const {
 }
 
 void TournamentRun::enqueue(const Round& round) {
-    for (const auto& m : round.matches)
-        if (!played_.count(m.key)) pool_.push(Job{m, runner_.request_for(m)});
+    for (const auto& m : round.matches) {
+        if (played_.count(m.key)) continue;
+        if (options_.plan_only) outcome_.to_play.push_back(Job{m, runner_.request_for(m, false)});
+        else pool_.push(Job{m, runner_.request_for(m)});
+    }
 }
 
 void TournamentRun::plan_and_store(const std::vector<int>& indices) {

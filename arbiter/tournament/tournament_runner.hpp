@@ -28,6 +28,10 @@ struct RunnerOptions {
     // Polled while matches run: once true, no new match starts and the run ends after the
     // matches in progress are stored (Ctrl-C; arb::interrupt_requested in the CLI).
     std::function<bool()> stop_requested;
+    // Plan only: store the rounds that can be scheduled now (the same rules as a run, but every
+    // round waits for the results of the rounds before it) and return the scheduled matches
+    // without a result in TournamentOutcome::to_play instead of playing them.
+    bool plan_only = false;
 };
 
 struct BotFaults {
@@ -48,6 +52,7 @@ struct TournamentOutcome {
     bool interrupted = false;                // stop_requested ended the run early
     std::map<std::string, BotFaults> faults; // by bot
     double wall_s = 0;
+    std::vector<Job> to_play;                // plan_only: every scheduled match without a result
 };
 
 class TournamentRunner {
@@ -58,7 +63,8 @@ public:
     TournamentOutcome run();
 
     // The request for one scheduled match (bots in seat order, seeds, limits, transcript).
-    MatchRequest request_for(const ScheduledMatch& match) const;
+    // with_files = false: no transcript or log paths (and no folders made), for a match job.
+    MatchRequest request_for(const ScheduledMatch& match, bool with_files = true) const;
 
 private:
     TournamentConfig config_;

@@ -42,6 +42,8 @@ const std::vector<std::string>& migrations() {
         "  cores INTEGER,"
         "  load_per_core REAL);"
         "CREATE INDEX tournament_match_order ON tournament_match(tournament, round, grp, seating);",
+        // v2: when `plan` wrote the match out as a job (NULL: never handed out)
+        "ALTER TABLE tournament_match ADD COLUMN handed_out_at TEXT;",
     };
     return m;
 }
@@ -218,6 +220,26 @@ void TournamentStore::store_result(const std::string& name, const ScheduledMatch
         u.bind(1, load.started_at).bind(2, load.concurrent_matches).bind(3, load.jobs).bind(4, load.cores);
         u.bind(5, load.load_per_core).bind(6, match.key);
         u.run();
+    });
+}
+
+std::set<std::string> TournamentStore::handed_out(const std::string& name) const {
+    std::set<std::string> keys;
+    auto q = store_.prepare("SELECT schedule_key FROM tournament_match WHERE tournament = ?1 AND handed_out_at IS NOT NULL");
+    q.bind(1, name);
+    while (q.step()) keys.insert(q.column_text(0));
+    return keys;
+}
+
+void TournamentStore::mark_handed_out(const std::vector<std::string>& keys) {
+    const std::string now = utc_timestamp_now();
+    store_.transaction([&] {
+        auto u = store_.prepare("UPDATE tournament_match SET handed_out_at = ?1 WHERE schedule_key = ?2");
+        for (const auto& key : keys) {
+            u.reset();
+            u.bind(1, now).bind(2, key);
+            u.run();
+        }
     });
 }
 

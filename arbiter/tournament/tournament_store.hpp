@@ -3,6 +3,7 @@
 // identity, its schedule round by round, and per match how loaded the machine was. Results go
 // through Store::insert_match with the schedule key, so a key is played at most once.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ public:
     // Stores the result and its load note in one transaction. No-op if the key is stored.
     void store_result(const std::string& name, const ScheduledMatch& match, const MatchRecord& record,
                       const LoadNote& load);
+
+    // Matches written out as jobs by `plan` (they are not written again unless asked).
+    std::set<std::string> handed_out(const std::string& name) const;
+    void mark_handed_out(const std::vector<std::string>& keys);
 
     rating::Store& store() { return store_; }
 

@@ -14,74 +14,14 @@
 #include "core/user_error.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "fake_game.hpp"
+#include "runner_test_support.hpp"
 
 using namespace arb;
 using namespace arb::tournament;
 using arb::test::fake_game;
 using arb::test::fake_match;
+using namespace arb::test;
 
-namespace {
-
-std::filesystem::path temp_db(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("arbiter-tournament-test-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    const auto path = dir / (name + ".sqlite");
-    std::filesystem::remove(path);
-    std::filesystem::remove(path.string() + "-wal");
-    std::filesystem::remove(path.string() + "-shm");
-    return path;
-}
-
-TournamentConfig config_of(int bots, int rounds, int random_rounds) {
-    TournamentConfig c;
-    c.name = "unit";
-    c.game = "fake";
-    c.seed = 77;
-    c.rounds = rounds;
-    c.random_rounds = random_rounds;
-    for (int i = 0; i < bots; ++i) c.bots.push_back(parse_bot_spec("name=bot" + std::to_string(i) + " cmd=/bin/true"));
-    validate(c, 2, 4);
-    return c;
-}
-
-// A cheap stand-in for the BayesElo fit: mean pair score as rating, variance 1/games.
-RatingModel simple_fit(const History& h) {
-    RatingModel m;
-    m.players = h.participants;
-    const std::size_t n = m.players.size();
-    std::vector<double> points(n, 0), games(n, 0);
-    for (const auto& g : h.results.games()) {
-        const double s = g.outcome == rating::Outcome::white_wins ? 1 : g.outcome == rating::Outcome::draw ? 0.5 : 0;
-        points[g.white] += s, points[g.black] += 1 - s, games[g.white] += 1, games[g.black] += 1;
-    }
-    m.covariance.assign(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        m.elo.push_back(games[i] ? 800 * (points[i] / games[i] - 0.5) : 0);
-        m.covariance[i * n + i] = 160000 / (1 + games[i]);
-    }
-    return m;
-}
-
-RunnerOptions quiet(int jobs) {
-    RunnerOptions o;
-    o.jobs = jobs;
-    o.progress_out = nullptr;
-    return o;
-}
-
-std::vector<std::pair<std::string, MatchRecord>> results_by_key(const TournamentOutcome& o) {
-    std::vector<std::pair<std::string, MatchRecord>> out;
-    for (const auto& p : o.played) {
-        MatchRecord r = p.record;
-        r.started_at.clear();  // timestamps differ between runs; everything else must not
-        r.wall_s = 0;
-        r.machine_load = 0;
-        out.emplace_back(p.scheduled.key, r);
-    }
-    return out;
-}
-
-}  // namespace
 
 TEST_CASE("an uninterrupted tournament plays every scheduled match once") {
     const auto path = temp_db("full");

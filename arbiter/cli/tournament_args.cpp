@@ -1,0 +1,87 @@
+// The flags that describe a tournament and the config they make.
+#include "arbiter/cli/tournament_args.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "arbiter/cli/commands.hpp"
+#include "core/bot_spec.hpp"
+#include "core/user_error.hpp"
+
+namespace arb::cli {
+
+void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
+    cmd->add_option("--config", a.config_path, "JSON config (see configs/ and docs/tournaments.md)")->check(CLI::ExistingFile);
+    cmd->add_option("--db", a.db, "SQLite results file (created if missing)")->required();
+    cmd->add_option("--game", a.game, "Game name (arbiter games)");
+    cmd->add_option("--bot", a.bots, "Bot spec: name=N cmd=\"...\" [dir=..] [arg=..] [env.K=V] (repeatable)");
+    cmd->add_option("--set", a.sets, "Game option KEY=VALUE (repeatable)");
+    cmd->add_option("--seed", a.seed, "Seed of the whole schedule")->check(unsigned_integer());
+    cmd->add_option("--players", a.players, "Bots per match");
+    cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");
+    if (with_out) cmd->add_option("--out", a.out, "Folder for transcripts and bot logs");
+    cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
+}
+
+tournament::TournamentConfig base_config(const CommonArgs& a) {
+    tournament::TournamentConfig c;
+    if (!a.config_path.empty()) c = tournament::read_tournament_config(a.config_path);
+    if (!a.game.empty()) c.game = a.game;
+    if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
+    for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
+    for (const auto& kv : a.sets) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
+        c.options[kv.substr(0, eq)] = kv.substr(eq + 1);
+        c.option_locations[kv.substr(0, eq)] = "--set";
+    }
+    if (a.seed) c.seed = *a.seed;
+    if (a.players) c.players = *a.players;
+    if (a.jobs) c.jobs = *a.jobs;
+    if (!a.out.empty()) c.out_dir = a.out;
+    if (a.memory_mib) c.memory_mib = *a.memory_mib;
+    return c;
+}
+
+int jobs_of(const tournament::TournamentConfig& c) {
+    return c.jobs > 0 ? c.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+
+void add_tournament_flags(CLI::App* t, TournamentArgs& a) {
+    t->add_option("--name", a.name, "Tournament name in the database (default: config file stem or game)");
+    t->add_option("--format", a.format, "groups | round-robin | gauntlet");
+    t->add_option("--house-bot", a.house_bots, "House bot spec, fills groups (repeatable)");
+    t->add_option("--challenger", a.challengers, "Gauntlet: bot name that plays everyone (repeatable)");
+    t->add_option("--rounds", a.rounds, "Number of rounds");
+    t->add_option("--time-budget", a.time_budget, "Seconds; no new round starts after it");
+    t->add_option("--random-rounds", a.random_rounds, "groups: rounds grouped at random (default 10)");
+    t->add_option("--seating", a.seating, "rotations | permutations");
+    t->add_option("--all-seatings", a.all_seatings, "true: every seed in every seat arrangement");
+}
+
+tournament::TournamentConfig tournament_config_from(const TournamentArgs& a) {
+    tournament::TournamentConfig c = base_config(a.common);
+    if (!a.name.empty()) c.name = a.name;
+    if (!a.format.empty()) {
+        if (a.format == "groups") c.format = tournament::Format::groups;
+        else if (a.format == "round-robin") c.format = tournament::Format::round_robin;
+        else if (a.format == "gauntlet") c.format = tournament::Format::gauntlet;
+        else throw UserError("--format must be groups, round-robin or gauntlet");
+    }
+    for (const auto& spec : a.house_bots) c.house_bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
+    for (const auto& ch : a.challengers) c.challengers.push_back(ch);
+    if (a.rounds) c.rounds = *a.rounds;
+    if (a.time_budget) c.time_budget_s = *a.time_budget;
+    if (a.random_rounds) c.random_rounds = *a.random_rounds;
+    if (!a.seating.empty()) {
+        if (a.seating == "rotations") c.seating = tournament::Seating::rotations;
+        else if (a.seating == "permutations") c.seating = tournament::Seating::permutations;
+        else throw UserError("--seating must be rotations or permutations");
+    }
+    if (a.all_seatings) c.all_seatings = *a.all_seatings;
+    if (c.name.empty()) c.name = c.game;
+    return c;
+}
+
+}  // namespace arb::cli

@@ -1,0 +1,52 @@
+#pragma once
+// The flags that describe a tournament, shared by `tournament`, `ladder` and `plan`, and the
+// config they make: the config file first, each given flag overriding it.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "arbiter/tournament/tournament_config.hpp"
+
+namespace arb::cli {
+
+struct CommonArgs {
+    std::string config_path;
+    std::string db;
+    std::string game;
+    std::vector<std::string> bots;
+    std::vector<std::string> sets;  // KEY=VALUE game options
+    std::optional<std::uint64_t> seed;
+    std::optional<int> players;
+    std::optional<int> jobs;
+    std::string out;
+    std::optional<std::int64_t> memory_mib;
+};
+
+struct TournamentArgs {
+    CommonArgs common;
+    std::string name;
+    std::string format;
+    std::vector<std::string> house_bots;
+    std::vector<std::string> challengers;
+    std::optional<int> rounds;
+    std::optional<double> time_budget;
+    std::optional<int> random_rounds;
+    std::string seating;
+    std::optional<bool> all_seatings;
+    bool no_progress = false;
+};
+
+// with_out = false: the command names its own --out (plan's jobs folder).
+void add_common(CLI::App* cmd, CommonArgs& a, bool with_out = true);
+// The tournament's own flags (--name, --format, --rounds, ...), without --no-progress.
+void add_tournament_flags(CLI::App* cmd, TournamentArgs& a);
+
+tournament::TournamentConfig base_config(const CommonArgs& a);
+// The config the flags describe, with the name defaulted; not yet validated against the game.
+tournament::TournamentConfig tournament_config_from(const TournamentArgs& a);
+int jobs_of(const tournament::TournamentConfig& c);
+
+}  // namespace arb::cli

@@ -1,0 +1,232 @@
+#include "arbiter/tournament/match_jobs.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/user_error.hpp"
+
+namespace arb::tournament {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kJobFormat = "arbiter-match-job";
+constexpr const char* kResultFormat = "arbiter-match-result";
+constexpr int kFormatVersion = 1;
+
+json match_to_json(const ScheduledMatch& m) {
+    return {{"key", m.key},   {"round", m.round}, {"group", m.group},        {"seating", m.seating},
+            {"bots", m.bots}, {"seed", m.seed},   {"deal_set", m.deal_set}};
+}
+
+ScheduledMatch match_from_json(const json& j) {
+    ScheduledMatch m;
+    m.key = j.at("key").get<std::string>();
+    m.round = j.at("round").get<int>();
+    m.group = j.at("group").get<int>();
+    m.seating = j.at("seating").get<int>();
+    m.bots = j.at("bots").get<std::vector<std::string>>();
+    m.seed = j.at("seed").get<std::uint64_t>();
+    m.deal_set = j.at("deal_set").get<std::uint64_t>();
+    return m;
+}
+
+// A bot as its spec text, with the working folder made absolute: a job may run in another folder
+// (or on another machine sharing the file system) than the one it was planned in.
+json bot_to_json(const BotSpec& b) {
+    BotSpec absolute = b;
+    if (b.url.empty())
+        absolute.dir = b.dir.empty() ? std::filesystem::current_path() : std::filesystem::absolute(b.dir).lexically_normal();
+    return to_spec_string(absolute);
+}
+
+BotSpec bot_from_json(const json& j) { return parse_bot_spec(j.get<std::string>()); }
+
+json limits_to_json(const Limits& l) {
+    json j = {{"memory_mib", l.memory_mib},         {"max_processes", l.max_processes},
+              {"core_dumps", l.core_dumps},         {"max_line_bytes", l.max_line_bytes},
+              {"stderr_cap_bytes", l.stderr_cap_bytes}};
+    j["cpu_seconds"] = l.cpu_seconds ? json(*l.cpu_seconds) : json(nullptr);
+    return j;
+}
+
+Limits limits_from_json(const json& j) {
+    Limits l;
+    l.memory_mib = j.at("memory_mib").get<std::int64_t>();
+    if (!j.at("cpu_seconds").is_null()) l.cpu_seconds = j.at("cpu_seconds").get<int>();
+    l.max_processes = j.at("max_processes").get<int>();
+    l.core_dumps = j.at("core_dumps").get<bool>();
+    l.max_line_bytes = j.at("max_line_bytes").get<std::size_t>();
+    l.stderr_cap_bytes = j.at("stderr_cap_bytes").get<std::size_t>();
+    return l;
+}
+
+json load_to_json(const LoadNote& l) {
+    return {{"started_at", l.started_at}, {"concurrent_matches", l.concurrent_matches}, {"jobs", l.jobs},
+            {"cores", l.cores},           {"load_per_core", l.load_per_core}};
+}
+
+LoadNote load_from_json(const json& j) {
+    return LoadNote{j.at("started_at").get<std::string>(), j.at("concurrent_matches").get<int>(),
+                    j.at("jobs").get<int>(), j.at("cores").get<int>(), j.at("load_per_core").get<double>()};
+}
+
+void check_format(const json& j, const char* format, const std::string& where) {
+    if (!j.is_object() || !j.contains("format") || j["format"] != format)
+        throw UserError(fmt::format("{}: not an arbiter {} file (no \"format\": \"{}\")", where,
+                                    format == kJobFormat ? "match job" : "match result", format));
+    if (j.value("version", 0) != kFormatVersion)
+        throw UserError(fmt::format("{}: {} version {} is not the version {} this arbiter reads", where, format,
+                                    j.value("version", 0), kFormatVersion));
+}
+
+}  // namespace
+
+json job_to_json(const MatchJob& job, const GameDescriptor& game) {
+    const MatchRequest& r = job.job.request;
+    json bots = json::array();
+    for (const auto& b : r.bots) bots.push_back(bot_to_json(b));
+    // File options (maps, fields) are made absolute for the same reason as the bots' folders.
+    std::map<std::string, std::string> options = r.options.values();
+    for (const auto& spec : game.options) {
+        auto it = options.find(spec.key);
+        if (spec.kind == OptionKind::path && it != options.end() && !it->second.empty())
+            it->second = std::filesystem::absolute(it->second).lexically_normal().string();
+    }
+    return {{"format", kJobFormat},
+            {"version", kFormatVersion},
+            {"tournament", job.tournament},
+            {"match", match_to_json(job.job.match)},
+            {"game", r.game},
+            {"options", options},
+            {"seed", r.seed},
+            {"deal_set", r.deal_set ? json(*r.deal_set) : json(nullptr)},
+            {"rotation", r.rotation},
+            {"bots", bots},
+            {"limits", limits_to_json(r.limits)},
+            {"freeze_idle", r.freeze_idle}};
+}
+
+MatchJob job_from_json(const json& j, const std::string& where, const GameFinder& find_game) {
+    check_format(j, kJobFormat, where);
+    try {
+        MatchJob job;
+        job.tournament = j.at("tournament").get<std::string>();
+        job.job.match = match_from_json(j.at("match"));
+        MatchRequest& r = job.job.request;
+        r.game = j.at("game").get<std::string>();
+        const GameDescriptor& game = find_game(r.game);
+        r.options = GameOptions(game.options, j.at("options").get<std::map<std::string, std::string>>());
+        r.seed = j.at("seed").get<std::uint64_t>();
+        if (!j.at("deal_set").is_null()) r.deal_set = j.at("deal_set").get<std::uint64_t>();
+        r.rotation = j.at("rotation").get<int>();
+        for (const auto& b : j.at("bots")) r.bots.push_back(bot_from_json(b));
+        r.limits = limits_from_json(j.at("limits"));
+        r.freeze_idle = j.at("freeze_idle").get<bool>();
+        return job;
+    } catch (const json::exception& e) {
+        throw UserError(fmt::format("{}: bad match job: {}", where, e.what()));
+    } catch (const UserError& e) {
+        throw UserError(fmt::format("{}: {}", where, e.what()));
+    }
+}
+
+json result_to_json(const JobResult& result) {
+    return {{"format", kResultFormat},
+            {"version", kFormatVersion},
+            {"tournament", result.tournament},
+            {"match", match_to_json(result.match)},
+            {"record", result.record},
+            {"load", load_to_json(result.load)}};
+}
+
+JobResult result_from_json(const json& j, const std::string& where) {
+    check_format(j, kResultFormat, where);
+    try {
+        JobResult r;
+        r.tournament = j.at("tournament").get<std::string>();
+        r.match = match_from_json(j.at("match"));
+        r.record = j.at("record").get<MatchRecord>();
+        r.load = load_from_json(j.at("load"));
+        return r;
+    } catch (const json::exception& e) {
+        throw UserError(fmt::format("{}: bad match result: {}", where, e.what()));
+    }
+}
+
+json read_json_file(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw UserError(fmt::format("{}: cannot read", file.string()));
+    try {
+        return json::parse(in);
+    } catch (const json::exception& e) {
+        throw UserError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
+    }
+}
+
+void write_json_file(const std::filesystem::path& file, const json& j) {
+    const std::filesystem::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << j.dump(2) << '\n';
+        if (!out.flush()) throw UserError(fmt::format("{}: cannot write", tmp.string()));
+    }
+    std::filesystem::rename(tmp, file);
+}
+
+std::string job_file_name(const ScheduledMatch& m) {
+    return fmt::format("job-r{}-g{}-s{}.json", m.round, m.group, m.seating);
+}
+
+JobResult play_job(const MatchJob& job, const MatchFunction& play) {
+    JobResult result;
+    result.tournament = job.tournament;
+    result.match = job.job.match;
+    result.load = LoadNote{utc_timestamp_now(), 1, 1, core_count(), machine_load_now()};
+    result.record = play(job.job.request);
+    return result;
+}
+
+ResultIngester::~ResultIngester() {
+    try {
+        if (!claimed_.empty()) store_.release(claimed_);
+    } catch (...) {
+    }
+}
+
+IngestStatus ResultIngester::ingest(const JobResult& result) {
+    const ScheduledMatch& m = result.match;
+    auto never_planned = [&](const std::string& why) {
+        return UserError(fmt::format("result for match '{}' of tournament '{}': {} never planned it ({})", m.key,
+                                     result.tournament, store_.store().path(), why));
+    };
+    auto it = known_.find(result.tournament);
+    if (it == known_.end()) {
+        Known k;
+        for (auto& [index, round] : store_.stored_rounds(result.tournament))
+            for (auto& sm : round.matches) k.scheduled.emplace(sm.key, sm);
+        if (k.scheduled.empty()) throw never_planned("no such tournament");
+        for (auto& [key, record] : store_.results(result.tournament)) k.stored.insert(key);
+        it = known_.emplace(result.tournament, std::move(k)).first;
+    }
+    if (claimed_ != result.tournament) {
+        // The run lock of the tournament: an in-process run of it must not store meanwhile.
+        if (!claimed_.empty()) store_.release(claimed_);
+        claimed_.clear();
+        store_.claim(result.tournament);
+        claimed_ = result.tournament;
+    }
+    Known& k = it->second;
+    auto stored = k.scheduled.find(m.key);
+    if (stored == k.scheduled.end()) throw never_planned("no such match in its schedule");
+    if (!(stored->second == m)) throw never_planned("the stored schedule has other seats or seeds for it");
+    if (k.stored.count(m.key)) return IngestStatus::already_stored;
+    store_.store_result(result.tournament, m, result.record, result.load);
+    k.stored.insert(m.key);
+    return IngestStatus::stored;
+}
+
+}  // namespace arb::tournament
