@@ -13,7 +13,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
+#include <set>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/process/v2/posix/default_launcher.hpp>
@@ -33,6 +37,46 @@ void prepare_arbiter_process() {
         // waitpid(-pgid) can reap them instead of leaving them to init (planowanie.md 6.3).
         ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     });
+}
+
+namespace {
+
+std::mutex main_processes_mutex;
+std::set<pid_t> main_processes;  // spawned, not yet reaped by their table
+
+// Child pids of every thread of the arbiter (re-parented orphans go to any of them).
+std::vector<pid_t> own_children() {
+    std::vector<pid_t> children;
+    std::error_code ec;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+        std::ifstream in(task.path() / "children");
+        for (pid_t pid = 0; in >> pid;) children.push_back(pid);
+    }
+    return children;
+}
+
+bool is_zombie(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
+
+}  // namespace
+
+void forget_main_process(pid_t pid) {
+    const std::lock_guard lock(main_processes_mutex);
+    main_processes.erase(pid);
+}
+
+void reap_adopted_zombies() {
+    for (pid_t pid : own_children()) {
+        {
+            const std::lock_guard lock(main_processes_mutex);
+            if (main_processes.count(pid)) continue;
+        }
+        if (is_zombie(pid)) ::waitpid(pid, nullptr, WNOHANG);
+    }
 }
 
 namespace {
@@ -98,8 +142,10 @@ struct ChildSetup {
         for (int fd : *cgroup_fds) {
             if (::write(fd, pid_text, len) != len) return fail();
         }
-        // Own process group: the arbiter signals the whole group (shell wrappers' children too).
-        if (::setpgid(0, 0) != 0) return fail();
+        // Own session and process group: the arbiter signals the whole group (shell wrappers'
+        // children too), and without a controlling terminal a bot cannot push keystrokes into
+        // the user's terminal (TIOCSTI).
+        if (::setsid() < 0) return fail();
         // Die with the arbiter; the getppid check closes the race where it died before prctl.
         if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return fail();
         if (::getppid() != parent_pid) ::_exit(127);
@@ -196,6 +242,10 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     }
     SpawnedBot bot;
     bot.pid = process.id();
+    {
+        const std::lock_guard lock(main_processes_mutex);
+        main_processes.insert(bot.pid);
+    }
     // We reap with waitpid ourselves (by process group, after the group is killed).
     process.detach();
     bot.stdin_write = std::move(in.write_end);

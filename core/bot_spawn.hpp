@@ -43,6 +43,15 @@ struct SpawnedBot {
 // Throws UserError naming the bot when the process cannot start (exec failure, bad dir).
 SpawnedBot spawn_bot(const SpawnRequest& request);
 
+// A bot's main process is reaped by its own table (it carries the exit status). Between
+// spawn_bot and forget_main_process, reap_adopted_zombies leaves it alone.
+void forget_main_process(pid_t pid);
+
+// Reaps every zombie child of the arbiter that is no bot's main process: descendants a bot
+// detached from its process group (setsid) that were re-parented to us and died. Called when a
+// seat is done; another seat's such zombies are reaped too, which nobody waits for otherwise.
+void reap_adopted_zombies();
+
 // Makes the arbiter ignore SIGPIPE (a dead bot's pipe gives EPIPE instead of killing us) and
 // adopt orphaned bot descendants (PR_SET_CHILD_SUBREAPER) so they can be reaped by group.
 // Idempotent; spawn_bot calls it.

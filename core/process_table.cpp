@@ -14,7 +14,8 @@ namespace arb {
 namespace process_table_detail {
 
 ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options)
-    : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)) {
+    : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)),
+      sandbox_plan_(plan_sandbox(options_.limits.sandbox)) {
     for (auto& launch : launches) {
         seats_.push_back(std::make_unique<Seat>(ctx_, std::move(launch), options_.limits));
     }
@@ -47,8 +48,8 @@ ProcessTableImpl::~ProcessTableImpl() {
 
 void ProcessTableImpl::start_all() {
     if (transcript_ != nullptr) {
-        std::fprintf(transcript_, "# limits: %s; memory %lld MiB\n", limits_plan_.mechanism.c_str(),
-                     static_cast<long long>(options_.limits.memory_mib));
+        std::fprintf(transcript_, "# limits: %s; memory %lld MiB; sandbox: %s\n", limits_plan_.mechanism.c_str(),
+                     static_cast<long long>(options_.limits.memory_mib), sandbox_plan_.description.c_str());
         for (const auto& seat : seats_) {
             std::fprintf(transcript_, "# seat %s: bot %s: %s\n", seat->launch.info.label.c_str(),
                          seat->launch.bot.name.c_str(), seat->launch.bot.command.c_str());

@@ -14,6 +14,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/match_record.hpp"
+#include "core/sandbox.hpp"
 #include "core/seat.hpp"
 #include "core/time_control.hpp"
 
@@ -32,6 +33,7 @@ struct Limits {
     bool core_dumps = false;
     std::size_t max_line_bytes = 1 << 20;      // longer line = overflow
     std::size_t stderr_cap_bytes = 1 << 20;    // per seat log; the rest is drained and dropped
+    SandboxMode sandbox = SandboxMode::automatic;  // bubblewrap confinement (core/sandbox.hpp)
 
     friend bool operator==(const Limits&, const Limits&) = default;
 };

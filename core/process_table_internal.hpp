@@ -106,12 +106,15 @@ struct SeatRequests {
 
 // The bot process and its limits: the process group, its exit, CPU clocks, cgroup, freezing.
 struct SeatProcess {
-    pid_t pid = -1;  // == process group id
+    pid_t pid = -1;  // == process group id (under the sandbox: the bwrap process)
+    pid_t program_pid = -1;  // the bot's own program, whose CPU clock and state are read
+    bool sandboxed = false;
     bool main_exited = false;
     bool main_reaped = false;
     int exit_status = 0;
     rusage main_usage{};
-    bool group_gone = false;
+    bool group_gone = false;  // every process of the seat reaped: its group and its cgroup's strays
+    std::vector<pid_t> strays;  // cgroup members seen outside the group (setsid), until reaped
     bool frozen = false;
     Descriptor exit_watch;  // pidfd of the main process
     bool exit_waiting = false;
@@ -206,7 +209,9 @@ public:
     void note(std::string_view text) override;
     void close() override;
     UsageStats usage(int seat) const override;
-    std::string limit_mechanism() const override { return limits_plan_.mechanism; }
+    std::string limit_mechanism() const override {
+        return limits_plan_.mechanism + (sandbox_plan_.bwrap ? ", bwrap sandbox" : "");
+    }
 
     void start_all();
 
@@ -280,6 +285,7 @@ private:
     asio::io_context ctx_{1};  // one thread; declared first: outlives every descriptor
     TableOptions options_;
     LimitsPlan limits_plan_;
+    SandboxPlan sandbox_plan_;
     std::vector<std::unique_ptr<Seat>> seats_;
     SteadyClock::time_point opened_ = SteadyClock::now();
     std::FILE* transcript_ = nullptr;

@@ -23,6 +23,9 @@ namespace {
 
 int pidfd_open(pid_t pid) { return static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); }
 
+// How long a start waits for bwrap to start the bot's program (it takes a few milliseconds).
+constexpr int kProgramStartWaitMs = 2000;
+
 // "exited with code N" / "killed by signal N" for a reaped main process, else `otherwise`.
 std::string exit_text(const SeatProcess& process, std::string otherwise) {
     if (process.main_reaped && WIFEXITED(process.exit_status)) return fmt::format("exited with code {}", WEXITSTATUS(process.exit_status));
@@ -53,6 +56,11 @@ void ProcessTableImpl::start_seat(int s) {
     request.argv = launch.bot.argv;
     request.argv.insert(request.argv.end(), launch.extra_args.begin(), launch.extra_args.end());
     request.dir = launch.bot.dir;
+    if (sandbox_plan_.bwrap) {
+        request.argv = bwrap_argv(sandbox_plan_, {request.executable, request.argv, request.dir,
+                                                  seat.channel.kind != ChannelKind::stdio});
+        request.executable = sandbox_plan_.bwrap_path;
+    }
     request.env = launch.bot.env;
     prepare_endpoint(s, request);
     seat.process.cgroup = create_bot_cgroup(limits_plan_, options_.limits, launch.info.label);
@@ -70,9 +78,13 @@ void ProcessTableImpl::start_seat(int s) {
     SpawnedBot bot = spawn_bot(request);
     SeatProcess& process = seat.process;
     process.pid = bot.pid;
-    process.has_cpu_clock = ::clock_getcpuclockid(process.pid, &process.cpu_clock) == 0;
-    process.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", process.pid).c_str(), O_RDONLY | O_CLOEXEC));
-    process.proc_stat.reset(::open(fmt::format("/proc/{}/stat", process.pid).c_str(), O_RDONLY | O_CLOEXEC));
+    process.sandboxed = sandbox_plan_.bwrap;
+    // Under bwrap the CPU clock and run state are the program's, two processes down.
+    process.program_pid = process.sandboxed ? sandboxed_program_pid(process.pid, kProgramStartWaitMs) : process.pid;
+    if (process.program_pid <= 0) process.program_pid = process.pid;
+    process.has_cpu_clock = ::clock_getcpuclockid(process.program_pid, &process.cpu_clock) == 0;
+    process.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
+    process.proc_stat.reset(::open(fmt::format("/proc/{}/stat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
     attach_pipes(s, bot);
     const int pidfd = pidfd_open(process.pid);
     if (pidfd >= 0) {
@@ -145,19 +157,33 @@ void ProcessTableImpl::reap_group(int s) {
         if (pid == process.pid) {
             process.main_exited = true;
             process.main_reaped = true;
-            process.exit_status = status;
+            process.exit_status = process.sandboxed ? unwrap_sandbox_status(status) : status;
             process.main_usage = usage;
+            forget_main_process(pid);
         }
     }
-    // No member left (also no zombie of ours): the group is gone.
-    if (::kill(-process.pid, 0) != 0 && errno == ESRCH) process.group_gone = true;
+    // Strays left their group (setsid); as a child subreaper we adopt them when their parent
+    // dies, so each is reaped by its own pid (never waitpid(-1): other seats' children are ours too).
+    std::erase_if(process.strays, [](pid_t pid) {
+        int status = 0;
+        const pid_t r = ::waitpid(pid, &status, WNOHANG);
+        return r == pid || (r < 0 && ::kill(pid, 0) != 0 && errno == ESRCH);
+    });
+    // No member left (also no zombie of ours), no stray and nobody in the cgroup: all gone.
+    if (::kill(-process.pid, 0) != 0 && errno == ESRCH && process.strays.empty() && process.cgroup.members().empty())
+        process.group_gone = true;
 }
 
 void ProcessTableImpl::signal_group(int s, int sig) {
     SeatProcess& process = at(s).process;
     if (process.pid <= 0 || process.group_gone) return;
-    process.cgroup.signal_all(sig);  // members that left the process group (setsid) too
-    if (::kill(-process.pid, sig) != 0 && errno == ESRCH) process.group_gone = true;
+    // Members that left the process group (setsid) are signalled through the cgroup, and
+    // remembered so that they are reaped too.
+    for (pid_t pid : process.cgroup.members())
+        if (::getpgid(pid) != process.pid && std::find(process.strays.begin(), process.strays.end(), pid) == process.strays.end())
+            process.strays.push_back(pid);
+    process.cgroup.signal_all(sig);
+    ::kill(-process.pid, sig);
 }
 
 void ProcessTableImpl::freeze(int s) {
@@ -293,6 +319,7 @@ void ProcessTableImpl::release_seat(int s) {
     process.peak_memory_kib_cache = process.cgroup.peak_memory_kib();
     process.cpu_total_cache = process.cgroup.cpu_used();
     process.cgroup.remove();
+    reap_adopted_zombies();
     if (seat.channel.out) seat.channel.out->close();
     if (seat.log.err.pipe) seat.log.err.pipe->close();
     if (process.exit_watch) process.exit_watch->close();

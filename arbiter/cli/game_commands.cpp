@@ -12,6 +12,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "arbiter/cli/result_table.hpp"
+#include "core/sandbox.hpp"
 #include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "rules/registry.hpp"
@@ -28,6 +29,7 @@ struct PlayArgs {
     std::string record_path;
     std::string replay_path;
     std::int64_t memory_mib = 400;
+    std::string sandbox = "auto";
     bool freeze = false;
     std::map<std::string, std::string> game_options;
 };
@@ -43,6 +45,7 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     base.seed = args.seed;
     base.options = GameOptions(game.options, args.game_options);
     base.limits.memory_mib = args.memory_mib;
+    base.limits.sandbox = sandbox_mode_from_string(args.sandbox);
     base.freeze_idle = args.freeze;
     check_bots(base.bots);
 
@@ -114,6 +117,8 @@ void add_game_commands(CLI::App& app) {
         sub->add_option("--out", args->out_dir, "Directory for match records and bot logs")->capture_default_str();
         sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in --out)");
         sub->add_option("--" + game.replay_flag, args->replay_path, "Write the game's replay/log file here");
+        sub->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
+            ->check(CLI::IsMember({"auto", "bwrap", "none"}));
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
             ->check(memory_mib_range())
             ->capture_default_str();

@@ -6,6 +6,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "core/bot_spec.hpp"
+#include "core/sandbox.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::cli {
@@ -21,6 +22,8 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
     cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");
     if (with_out) cmd->add_option("--out", a.out, "Folder for transcripts and bot logs");
     cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
+    cmd->add_option("--sandbox", a.sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
+        ->check(CLI::IsMember({"auto", "bwrap", "none"}));
 }
 
 tournament::TournamentConfig base_config(const CommonArgs& a) {
@@ -40,6 +43,7 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     if (a.jobs) c.jobs = *a.jobs;
     if (!a.out.empty()) c.out_dir = a.out;
     if (a.memory_mib) c.memory_mib = *a.memory_mib;
+    if (!a.sandbox.empty()) c.sandbox = sandbox_mode_from_string(a.sandbox);
     return c;
 }
 

@@ -23,6 +23,7 @@ struct CommonArgs {
     std::optional<int> jobs;
     std::string out;
     std::optional<std::int64_t> memory_mib;
+    std::string sandbox;
 };
 
 struct TournamentArgs {

@@ -230,6 +230,7 @@ MatchRequest LadderRun::match_request(const std::vector<int>& group, const std::
     r.rotation = s;
     r.options = options_;
     r.limits.memory_mib = cfg_.memory_mib;
+    r.limits.sandbox = cfg_.sandbox;
     r.freeze_idle = cfg_.freeze_idle;
     if (!cfg_.out_dir.empty()) {
         const std::filesystem::path out = std::filesystem::path(cfg_.out_dir) / new_name_;

@@ -48,7 +48,7 @@ BotSpec bot_from_json(const json& j) { return parse_bot_spec(j.get<std::string>(
 json limits_to_json(const Limits& l) {
     json j = {{"memory_mib", l.memory_mib},         {"max_processes", l.max_processes},
               {"core_dumps", l.core_dumps},         {"max_line_bytes", l.max_line_bytes},
-              {"stderr_cap_bytes", l.stderr_cap_bytes}};
+              {"stderr_cap_bytes", l.stderr_cap_bytes}, {"sandbox", to_string(l.sandbox)}};
     j["cpu_seconds"] = l.cpu_seconds ? json(*l.cpu_seconds) : json(nullptr);
     return j;
 }
@@ -61,6 +61,7 @@ Limits limits_from_json(const json& j) {
     l.core_dumps = j.at("core_dumps").get<bool>();
     l.max_line_bytes = j.at("max_line_bytes").get<std::size_t>();
     l.stderr_cap_bytes = j.at("stderr_cap_bytes").get<std::size_t>();
+    l.sandbox = sandbox_mode_from_string(j.at("sandbox").get<std::string>());
     return l;
 }
 

@@ -130,7 +130,7 @@ const std::vector<std::string>& known_keys() {
     static const std::vector<std::string> keys = {
         "name",    "game",        "format",     "seed",        "rounds",    "time_budget",
         "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
-        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder"};
+        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder", "sandbox"};
     return keys;
 }
 
@@ -197,6 +197,13 @@ public:
         if (has("freeze_idle")) c.freeze_idle = boolean("freeze_idle");
         if (has("out")) c.out_dir = text("out");
         if (has("jobs")) c.jobs = static_cast<int>(integer("jobs", 0, kMaxJobs));
+        if (has("sandbox")) {
+            try {
+                c.sandbox = sandbox_mode_from_string(text("sandbox"));
+            } catch (const UserError& e) {
+                fail("/sandbox", e.what());
+            }
+        }
         if (has("ladder")) c.ladder = ladder();
         return c;
     }

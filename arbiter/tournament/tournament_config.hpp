@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/bot_spec.hpp"
+#include "core/sandbox.hpp"
 
 namespace arb::tournament {
 
@@ -77,6 +78,7 @@ struct TournamentConfig {
     bool freeze_idle = false;
     std::string out_dir;
     int jobs = 0;                    // 0 = number of cores; not part of the tournament's identity
+    SandboxMode sandbox = SandboxMode::automatic;  // bot confinement; not part of the identity either
     std::map<std::string, std::string> option_locations;
     LadderSettings ladder;  // option key -> "FILE:LINE" for messages
 

@@ -92,6 +92,7 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_fi
     r.rotation = m.seating;
     r.options = game_options_;
     r.limits.memory_mib = config_.memory_mib;
+    r.limits.sandbox = config_.sandbox;
     r.freeze_idle = config_.freeze_idle;
     if (with_files && !config_.out_dir.empty()) {
         const std::filesystem::path out = config_.out_dir;

@@ -1,0 +1,214 @@
+#include "core/sandbox.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+#include "core/bot_spawn.hpp"
+#include "core/unique_fd.hpp"
+#include "core/user_error.hpp"
+
+extern char** environ;
+
+namespace arb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Namespaces and mounts shared by every confined bot (and by the probe).
+std::vector<std::string> common_args(const std::string& bwrap, bool network) {
+    std::vector<std::string> a = {bwrap,
+                                  "--die-with-parent",  // the sandbox dies with its bwrap process
+                                  "--unshare-pid",   "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                                  // bwrap keeps root's capabilities unless told: a bot gets none.
+                                  "--cap-drop",      "ALL",
+                                  "--ro-bind",       "/",             "/",
+                                  "--proc",          "/proc",         "--dev",         "/dev",
+                                  "--tmpfs",         "/tmp"};
+    if (!network) a.push_back("--unshare-net");
+    return a;
+}
+
+std::optional<std::string> find_bwrap() {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "/usr/bin:/bin";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        const fs::path candidate = fs::path(dirs.substr(start, end - start)) / "bwrap";
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+// Runs bwrap around /bin/true as a bot would be run; "" when it worked, else why not.
+std::string probe(const std::string& bwrap) {
+    prepare_arbiter_process();
+    std::vector<std::string> args = common_args(bwrap, false);
+    args.insert(args.end(), {"--", "/bin/true"});
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return "cannot create a pipe";
+    UniqueFd read_end(fds[0]), write_end(fds[1]);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, write_end.get(), STDERR_FILENO);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    // Its own process group, so that the namespace's init, which the arbiter adopts as a child
+    // subreaper when bwrap exits, is reaped below with it.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, bwrap.c_str(), &actions, &attributes, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    write_end.reset();
+    if (rc != 0) return "cannot start " + bwrap;
+    std::string err;
+    char buffer[512];
+    for (ssize_t n; (n = ::read(read_end.get(), buffer, sizeof buffer)) > 0 && err.size() < 4096;) err.append(buffer, n);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    // The namespace's init outlives bwrap by a moment; it comes to us (a child subreaper) to be reaped.
+    for (int i = 0; i < 5000 && !(::kill(-pid, 0) != 0 && errno == ESRCH); ++i) {
+        if (::waitpid(-pid, nullptr, WNOHANG) <= 0) ::usleep(200);
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+    const std::string first_line = err.substr(0, err.find('\n'));
+    return first_line.empty() ? "bwrap failed" : first_line;
+}
+
+struct Probe {
+    std::optional<std::string> bwrap_path;
+    std::string failure;  // empty: bwrap works
+};
+
+const Probe& probed() {
+    static Probe result;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        result.bwrap_path = find_bwrap();
+        result.failure = result.bwrap_path ? probe(*result.bwrap_path) : "bwrap is not installed";
+    });
+    return result;
+}
+
+}  // namespace
+
+std::string to_string(SandboxMode mode) {
+    switch (mode) {
+        case SandboxMode::automatic: return "auto";
+        case SandboxMode::bwrap: return "bwrap";
+        case SandboxMode::none: return "none";
+    }
+    return "auto";
+}
+
+SandboxMode sandbox_mode_from_string(const std::string& text) {
+    if (text == "auto") return SandboxMode::automatic;
+    if (text == "bwrap") return SandboxMode::bwrap;
+    if (text == "none") return SandboxMode::none;
+    throw UserError("sandbox must be auto, bwrap or none, not '" + text + "'");
+}
+
+SandboxPlan plan_sandbox(SandboxMode mode) {
+    // ARBITER_SANDBOX chooses for runs that did not (tests, benchmarks).
+    if (mode == SandboxMode::automatic) {
+        if (const char* env = std::getenv("ARBITER_SANDBOX"); env && *env) mode = sandbox_mode_from_string(env);
+    }
+    SandboxPlan plan;
+    if (mode == SandboxMode::none) {
+        plan.description = "none";
+        return plan;
+    }
+    const Probe& p = probed();
+    if (!p.failure.empty()) {
+        if (mode == SandboxMode::bwrap)
+            throw UserError("--sandbox bwrap: bubblewrap cannot run here: " + p.failure);
+        static std::once_flag noticed;
+        std::call_once(noticed, [&] {
+            spdlog::warn("bots run without the bubblewrap sandbox ({}); they can see each other's processes "
+                         "(--sandbox none silences this notice)",
+                         p.failure);
+        });
+        plan.description = "none (bwrap unusable: " + p.failure + ")";
+        return plan;
+    }
+    plan.bwrap = true;
+    plan.bwrap_path = *p.bwrap_path;
+    plan.description = "bwrap";
+    return plan;
+}
+
+std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command) {
+    std::vector<std::string> a = common_args(plan.bwrap_path, command.network);
+    const fs::path cwd = command.dir.empty() ? fs::current_path() : fs::absolute(command.dir).lexically_normal();
+    // The private /tmp hides the host's; what the command names there comes back read-only:
+    // its program, the files among its arguments, and its working folder.
+    auto under_tmp = [](const fs::path& p) {
+        const std::string s = p.lexically_normal().string();
+        return s == "/tmp" || s.rfind("/tmp/", 0) == 0;
+    };
+    std::vector<fs::path> reexposed;
+    auto reexpose = [&](const fs::path& p) {
+        std::error_code ec;
+        if (!p.is_absolute() || !under_tmp(p) || !fs::exists(p, ec)) return;
+        const fs::path folder = fs::is_directory(p, ec) ? p : p.parent_path();
+        for (const auto& done : reexposed)
+            if (done == folder) return;
+        reexposed.push_back(folder);
+        a.insert(a.end(), {"--ro-bind", folder.string(), folder.string()});
+    };
+    reexpose(command.executable);
+    for (std::size_t i = 1; i < command.argv.size(); ++i) reexpose(fs::absolute(cwd / command.argv[i]));
+    if (command.dir.empty()) reexpose(cwd);
+    else a.insert(a.end(), {"--bind", cwd.string(), cwd.string()});  // its own folder, writable
+    a.insert(a.end(), {"--chdir", cwd.string(), "--", command.executable.string()});
+    a.insert(a.end(), command.argv.begin() + (command.argv.empty() ? 0 : 1), command.argv.end());
+    return a;
+}
+
+namespace {
+
+pid_t first_child(pid_t pid) {
+    const std::string path = "/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children";
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return -1;
+    char buffer[64] = {};
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer - 1);
+    if (n <= 0) return -1;
+    return static_cast<pid_t>(std::strtol(buffer, nullptr, 10));
+}
+
+}  // namespace
+
+pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms) {
+    for (int waited_us = 0; waited_us <= wait_ms * 1000; waited_us += 200) {
+        const pid_t init = first_child(bwrap_pid);
+        const pid_t program = init > 0 ? first_child(init) : -1;
+        if (program > 0) return program;
+        ::usleep(200);
+    }
+    return -1;
+}
+
+int unwrap_sandbox_status(int status) {
+    if (!WIFEXITED(status)) return status;
+    const int code = WEXITSTATUS(status);
+    return code > 128 && code < 128 + 65 ? code - 128 : status;
+}
+
+}  // namespace arb

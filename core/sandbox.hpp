@@ -1,0 +1,53 @@
+#pragma once
+// Confinement of bot processes with bubblewrap (bwrap): each bot in its own PID, mount, IPC and
+// UTS namespaces, no capabilities, the file system read-only except its own folder and a private
+// /tmp, a private /proc (no other process visible), and no network for pipe seats. The PID
+// namespace is what makes a bot's descendants (setsid daemons included) die with its seat and
+// with the arbiter: killing the namespace's first process kills every process in it.
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace arb {
+
+enum class SandboxMode {
+    automatic,  // bwrap when it works on this machine, else none with a one-line notice
+    bwrap,      // bwrap or a UserError
+    none,       // process group, parent-death signal, limits only
+};
+
+std::string to_string(SandboxMode mode);
+// "auto" | "bwrap" | "none"; UserError otherwise.
+SandboxMode sandbox_mode_from_string(const std::string& text);
+
+struct SandboxPlan {
+    bool bwrap = false;
+    std::string bwrap_path;
+    std::string description;  // "bwrap (pid, mount, ipc, uts, net namespaces)" or "none (...)"
+};
+
+// Probes bwrap once per process (cached) and decides. UserError when `mode` is bwrap and bwrap
+// cannot run; `automatic` then falls back to none and warns once.
+SandboxPlan plan_sandbox(SandboxMode mode);
+
+struct SandboxedCommand {
+    std::filesystem::path executable;  // resolved path of the bot's program
+    std::vector<std::string> argv;     // argv[0] as written, then the arguments
+    std::filesystem::path dir;         // the bot's own folder (writable); empty = the arbiter's cwd, read-only
+    bool network = false;              // keep the host's network (TCP/HTTP seats reach the arbiter)
+};
+
+// The bwrap command line that runs `command` confined: argv for execv, argv[0] = bwrap's path.
+std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command);
+
+// The host pid of the bot's own program under a bwrap process: bwrap -> the namespace's init
+// -> the program. Waits up to `wait_ms` for the program to be started; -1 if it was not.
+pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms);
+
+// bwrap exits with 128 + N when the program was killed by signal N: the wait status the
+// program itself would have given (a signal status), else `status` unchanged.
+int unwrap_sandbox_status(int status);
+
+}  // namespace arb

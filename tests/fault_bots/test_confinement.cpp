@@ -1,0 +1,230 @@
+// Bots are confined from each other and from the machine (core/sandbox.hpp): hostile bots try
+// to forge another bot's reply, read its environment, kill it, reach the network, write outside
+// their folder and leave a daemon behind, under bubblewrap and, for contrast, without it (where
+// the attacks on other bots succeed, so these tests can fail).
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <thread>
+
+#include "core/bot_spawn.hpp"
+#include "tests/core/bot_test_support.hpp"
+
+using namespace std::chrono_literals;
+using namespace arb;
+using namespace arb::testing;
+
+namespace {
+
+SeatLaunch hostile_seat(const std::string& label, std::vector<std::string> flags) {
+    SeatLaunch launch;
+    launch.info = SeatInfo{0, label, label};
+    launch.bot = parse_bot_spec("name=" + label + " cmd=" + quote_word(HOSTILE_BOT_PATH));
+    for (auto& f : flags) launch.bot.argv.push_back(std::move(f));
+    launch.time = per_request(5s);
+    return launch;
+}
+
+TableOptions with_sandbox(SandboxMode mode) {
+    TableOptions options;
+    options.limits.sandbox = mode;
+    options.term_grace = Millis{100};
+    options.quit_grace = Millis{100};
+    return options;
+}
+
+bool bwrap_works() {
+    try {
+        return plan_sandbox(SandboxMode::bwrap).bwrap;
+    } catch (const UserError& e) {
+        MESSAGE("skipped: " << e.what());
+        return false;
+    }
+}
+
+// A marker unique to this test run, carried on the command lines of its bots.
+std::string marker(const std::string& what) { return "confinement-" + std::to_string(::getpid()) + "-" + what; }
+
+// Live processes (zombies have no command line) whose command line holds `text`.
+int processes_with(const std::string& text) {
+    int n = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmdline = read_file(entry.path() / "cmdline");
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find(text) != std::string::npos) ++n;
+    }
+    return n;
+}
+
+std::string ask(ProcessTable& table, int seat, const std::string& line) {
+    const Reply reply = table.ask(seat, line + "\n", one_line_framer());
+    return reply.ok() ? reply.first_line() : "failed: " + std::string(to_string(reply.status));
+}
+
+// Victim (seat 0) and attacker (seat 1); returns the attacker's report and the victim's reply.
+std::pair<std::string, std::string> attack(SandboxMode mode, const std::string& tag, std::vector<std::string> flags,
+                                           std::map<std::string, std::string> victim_env = {}) {
+    SeatLaunch victim = hostile_seat("victim", {"--tag", tag});
+    victim.bot.env = std::move(victim_env);
+    flags.insert(flags.end(), {"--target", tag});
+    std::vector<SeatLaunch> seats{victim, hostile_seat("attacker", flags)};
+    auto table = ProcessTable::launch(std::move(seats), with_sandbox(mode));
+    REQUIRE(ask(*table, 0, "warm-up") == "echo warm-up");
+    const std::string report = ask(*table, 1, "attack");
+    const std::string victim_reply = ask(*table, 0, "still there");
+    table->close();
+    return {report, victim_reply};
+}
+
+}  // namespace
+
+TEST_CASE("a confined bot cannot forge another bot's reply through /proc") {
+    if (!bwrap_works()) return;
+    const auto [report, victim] = attack(SandboxMode::bwrap, marker("forge"), {"--forge"});
+    CHECK(report == "forged 0");
+    CHECK(victim == "echo still there");
+    // Without confinement the attack is real: the forged line reaches the arbiter as the reply.
+    const auto [open_report, open_victim] = attack(SandboxMode::none, marker("forge-open"), {"--forge"});
+    CHECK(open_report == "forged 1");
+    CHECK(open_victim == "FORGED");
+}
+
+TEST_CASE("a confined bot cannot read another bot's environment or kill it") {
+    if (!bwrap_works()) return;
+    const std::map<std::string, std::string> secret{{"SEAT_SECRET", "victim-secret-42"}};
+    CHECK(attack(SandboxMode::bwrap, marker("env"), {"--environ", "SEAT_SECRET"}, secret).first == "environ none");
+    CHECK(attack(SandboxMode::none, marker("env-open"), {"--environ", "SEAT_SECRET"}, secret).first ==
+          "environ victim-secret-42");
+    const auto [report, victim] = attack(SandboxMode::bwrap, marker("kill"), {"--signal"});
+    CHECK(report == "signalled 0");
+    CHECK(victim == "echo still there");
+}
+
+TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the host") {
+    if (!bwrap_works()) return;
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(listener, 4) == 0);
+    socklen_t length = sizeof address;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+    const std::string port = std::to_string(ntohs(address.sin_port));
+    CHECK(attack(SandboxMode::bwrap, marker("net"), {"--connect", port}).first.rfind("not connected", 0) == 0);
+    CHECK(attack(SandboxMode::none, marker("net-open"), {"--connect", port}).first == "connected");
+    ::close(listener);
+}
+
+TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
+    if (!bwrap_works()) return;
+    const auto own = scratch_dir("confined-own");
+    const auto other = scratch_dir("confined-other");
+    auto run = [&](const std::filesystem::path& target) {
+        SeatLaunch seat = hostile_seat("writer", {"--write", target.string()});
+        seat.bot.dir = own;
+        auto table = launch_one(seat, with_sandbox(SandboxMode::bwrap));
+        return ask(*table, 0, "write");
+    };
+    CHECK(run(own / "mine.txt") == "wrote " + (own / "mine.txt").string());
+    CHECK(std::filesystem::exists(own / "mine.txt"));
+    CHECK(run(other / "theirs.txt").rfind("cannot write", 0) == 0);
+    CHECK_FALSE(std::filesystem::exists(other / "theirs.txt"));
+    const auto outside = std::filesystem::current_path() / (marker("outside") + ".txt");
+    CHECK(run(outside).find("Read-only file system") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(outside));
+    const std::string in_tmp = "/tmp/" + marker("tmp") + ".txt";
+    CHECK(run(in_tmp) == "wrote " + in_tmp);         // its private /tmp ...
+    CHECK_FALSE(std::filesystem::exists(in_tmp));     // ... is not the machine's
+}
+
+TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
+    for (const SandboxMode mode : {SandboxMode::bwrap, SandboxMode::none}) {
+        if (mode == SandboxMode::bwrap && !bwrap_works()) continue;
+        const std::string tag = marker("daemon-" + to_string(mode));
+        auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(mode));
+        if (mode == SandboxMode::none && table->limit_mechanism() == "rlimit") {
+            MESSAGE("skipped without the sandbox: no cgroup here to find a setsid daemon by");
+            table->close();
+            continue;
+        }
+        CAPTURE(mode);
+        REQUIRE(ask(*table, 0, "fork") == "daemon started");
+        std::this_thread::sleep_for(50ms);
+        // The bot and its daemon, and under bwrap its two bwrap processes (outer and init).
+        CHECK(processes_with(tag) == (mode == SandboxMode::bwrap ? 4 : 2));
+        table->close();
+        CHECK(processes_with(tag) == 0);
+        CHECK(::waitpid(-1, nullptr, WNOHANG) <= 0);  // nothing left unreaped either
+    }
+}
+
+TEST_CASE("every process of a confined bot dies with the arbiter, daemons included") {
+    if (!bwrap_works()) return;
+    const std::string tag = marker("arbiter-death");
+    prepare_arbiter_process();  // orphans come to this process, which reaps them below
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    const pid_t arbiter = ::fork();
+    REQUIRE(arbiter >= 0);
+    if (arbiter == 0) {
+        // A stand-in arbiter, SIGKILLed below without any cleanup.
+        auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(SandboxMode::bwrap));
+        (void)ask(*table, 0, "fork");
+        (void)::write(ready[1], "r", 1);
+        for (;;) ::pause();
+    }
+    char byte = 0;
+    REQUIRE(::read(ready[0], &byte, 1) == 1);
+    ::close(ready[0]), ::close(ready[1]);
+    std::this_thread::sleep_for(50ms);
+    CHECK(processes_with(tag) == 4);  // bwrap, the namespace's init, the bot and its daemon
+    ::kill(arbiter, SIGKILL);
+    ::waitpid(arbiter, nullptr, 0);
+    int left = -1;
+    for (int i = 0; i < 400 && left != 0; ++i) {
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        left = processes_with(tag);
+        if (left != 0) std::this_thread::sleep_for(5ms);
+    }
+    CHECK(left == 0);
+}
+
+TEST_CASE("a confined bot's crash, memory kill and CPU time are reported as without the sandbox") {
+    if (!bwrap_works()) return;
+    {
+        TableOptions options = with_sandbox(SandboxMode::bwrap);
+        options.transcript_path = scratch_dir("confined-crash") / "transcript";
+        auto table = launch_one(fault_seat("crash", {"--crash-after", "1"}, per_request(5s)), options);
+        CHECK(table->ask(0, "1\n", one_line_framer()).ok());
+        const Reply reply = table->ask(0, "2\n", one_line_framer());
+        CHECK(reply.status == ReplyStatus::closed);
+        table->close();
+        CHECK(table->status(0) == SeatStatus::crashed);
+        // The program's own end, not bwrap's exit code 128 + N.
+        CHECK(read_file(options.transcript_path).find("killed by signal") != std::string::npos);
+    }
+    {
+        TableOptions options = with_sandbox(SandboxMode::bwrap);
+        options.limits.memory_mib = 64;
+        auto table = launch_one(fault_seat("memory", {"--alloc-mib", "256"}, per_request(5s)), options);
+        CHECK(table->ask(0, "eat\n", one_line_framer()).status == ReplyStatus::closed);
+        table->close();
+        if (table->limit_mechanism().rfind("cgroup", 0) == 0) CHECK(table->status(0) == SeatStatus::killed);
+        CHECK(table->usage(0).peak_memory_kib <= 64 * 1024 + 8 * 1024);
+    }
+    {
+        // The CPU clock is the bot program's, not its bwrap process's.
+        auto table = launch_one(fault_seat("busy", {"--busy-ms", "200"}, per_request(5s)),
+                                with_sandbox(SandboxMode::bwrap));
+        const Reply reply = table->ask(0, "work\n", one_line_framer());
+        REQUIRE(reply.ok());
+        CHECK(reply.cpu >= 50ms);  // bwrap itself uses next to none
+        table->close();
+    }
+}
