@@ -114,17 +114,24 @@ std::unique_ptr<ScheduledFood> recorded_food(const RecordedGame& game) {
 }
 
 SpawnKey recorded_spawn_key(const RecordedGame& game) {
-    // (turn, cell) pairs where the replay shows a spawn.
-    std::vector<std::pair<int, int>> spawns;
+    // (turn, cell) -> index of the ant the replay shows spawning there. Ants are recorded in
+    // creation order, so when a player spawns on several hills in one turn the smaller index was
+    // first in the original's (last_touched, random()) order; a hill with no recorded spawn that
+    // turn sorts after those (it was occupied, or the hive ran out before it).
+    std::vector<std::pair<std::pair<int, int>, int>> spawns;
+    int index = 0;
     for (const auto& a : game.replaydata.at("ants")) {
         const int start = a.at(2).get<int>();
-        if (start > 0) spawns.emplace_back(start, a.at(0).get<int>() * game.map.cols + a.at(1).get<int>());
+        if (start > 0) spawns.push_back({{start, a.at(0).get<int>() * game.map.cols + a.at(1).get<int>()}, index});
+        ++index;
     }
     std::sort(spawns.begin(), spawns.end());
-    return [spawns](const AntsEngine& engine, int hill) {
-        const bool shown = std::binary_search(spawns.begin(), spawns.end(),
-                                              std::pair{engine.turn(), engine.hills()[hill].cell});
-        return shown ? 0.0 : 1.0;
+    const double not_shown = static_cast<double>(index);
+    return [spawns, not_shown](const AntsEngine& engine, int hill) {
+        const std::pair<int, int> at{engine.turn(), engine.hills()[hill].cell};
+        const auto it = std::lower_bound(spawns.begin(), spawns.end(), at,
+                                         [](const auto& s, const auto& key) { return s.first < key; });
+        return it != spawns.end() && it->first == at ? static_cast<double>(it->second) : not_shown;
     };
 }
 

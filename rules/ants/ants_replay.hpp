@@ -32,8 +32,8 @@ RecordedGame parse_recorded_game(const nlohmann::json& replay, const std::string
 // score and hive list per player): UserError naming the first that is not.
 void check_replay_numbers(const nlohmann::json& replaydata, const std::string& source);
 
-// The recorded food as a ScheduledFood source, and a spawn tie-break that prefers the hill the
-// replay shows a spawn on.
+// The recorded food as a ScheduledFood source, and a spawn tie-break that puts the hills the
+// replay shows a spawn on first, in the recorded creation order of those ants.
 std::unique_ptr<ScheduledFood> recorded_food(const RecordedGame& game);
 SpawnKey recorded_spawn_key(const RecordedGame& game);
 
