@@ -52,8 +52,8 @@ struct ReplayHooks {
 // Plays the recording through the engine: its orders as order lines, and its crashes, timeouts
 // and invalid-order put-outs (status and playerturns) at their turns. Compares every turn and
 // the whole end state (replaydata's ants, food, hills, scores, hive, bonus, cutoff, winning and
-// ranking turn; game_length, score, rank, status, playerturns); ok only with zero differences.
-// `steps` = turns compared.
+// ranking turn, final map rendering; game_length, score, rank, status, playerturns); ok only
+// with zero differences. `steps` = turns compared.
 // seed_exact (level C): instead of injecting the recorded food, draw the food parameters, the
 // symmetric food and the spawn tie-breaks from a CPython-compatible generator seeded with the
 // recorded engine_seed, making the original's random calls in its order (ants.md section 9).

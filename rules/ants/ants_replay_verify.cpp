@@ -325,7 +325,7 @@ private:
         const json& rd = game_.replaydata;
         const json ours = engine_.replaydata();
         for (const char* key : {"ants", "food", "hills", "scores", "hive_history", "bonus", "cutoff", "winning_turn",
-                                "ranking_turn"}) {
+                                "ranking_turn", "map"}) {
             if (!rd.contains(key)) continue;
             if (ours[key] != rd[key]) return Difference{key, first_json_difference(ours[key], rd[key])};
         }
@@ -346,6 +346,12 @@ private:
     // The whole values, or for arrays the first index where they differ (each cut to 200 chars).
     static std::string first_json_difference(const json& ours, const json& recorded) {
         std::string detail = "ours " + ours.dump().substr(0, 200) + ", replay " + recorded.dump().substr(0, 200);
+        if (ours.is_object() && recorded.is_object()) {
+            for (const auto& [key, value] : recorded.items())
+                if (!ours.contains(key) || ours[key] != value)
+                    return "'" + key + "': " + first_json_difference(ours.value(key, json()), value);
+            return detail;
+        }
         if (ours.is_array() && recorded.is_array()) {
             for (std::size_t i = 0; i < std::max(ours.size(), recorded.size()); ++i) {
                 const json a = i < ours.size() ? ours[i] : json();
