@@ -12,10 +12,11 @@
 namespace arb::ants {
 
 std::vector<std::string> AntsEngine::map_rows() const {
-    // The original renders through MAP_RENDER = "abcdefghij" "ABCDEFGHI" "0123456789" "?%*.!"
+    // The original renders through MAP_RENDER = "abcdefghij" "ABCDEFGHIJ" "0123456789" "?%*.!"
     // indexed by the square's value (+10 for a hill with an ant, +20 for a hill without one,
-    // where the value of an empty hill is LAND = -2, hence 'I').
-    static const std::string render = "abcdefghijABCDEFGHI0123456789?%*.!";
+    // where the value of an empty hill is LAND = -2, hence 'I'; negative values count from the
+    // end). 'J' is player 9's ant on a hill.
+    static const std::string render = "abcdefghijABCDEFGHIJ0123456789?%*.!";
     auto at = [&](int index) { return render[static_cast<std::size_t>((index + static_cast<int>(render.size())) % static_cast<int>(render.size()))]; };
     std::vector<std::string> out(rows_, std::string(cols_, '.'));
     for (int c = 0; c < cells_; ++c) {

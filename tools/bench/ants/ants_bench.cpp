@@ -1,7 +1,11 @@
 // Ants engine benchmark (tools/bench/ants/README.md):
-//   engine   — replays the recorded orders and food of each replay through our engine, building
-//              every live bot's state text each turn (what the original's resim --render measures),
-//              no processes; prints turns/s (median of --runs runs) and the turn-0 setup time.
+//   engine   — replays each recorded game through our engine: food, spawn tie-breaks and the
+//              bot-list shuffle from the recorded engine seed (level C; --recorded-food: the
+//              recorded food and spawns instead), the recorded orders as order lines, crashes,
+//              timeouts and invalid-order put-outs at their turns; every live bot's state text is
+//              built each turn; no processes. Prints CPU µs per turn (median of --runs runs) and
+//              the turn-0 set-up. Exits 1, naming the replay and the first difference, unless
+//              every run ends in exactly the recorded game (tools/bench/ants/README.md).
 //   maps     — for every .map argument: the turn-0 cost of a fresh game with the symmetric food
 //              placer (symmetry search over all orientations, food sets, starting food).
 #include <algorithm>
@@ -9,12 +13,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <span>
 #include <string>
 #include <vector>
 
 #include <ctime>
 
+#include "core/user_error.hpp"
 #include "rules/ants/ants_replay.hpp"
 
 namespace {
@@ -29,83 +33,38 @@ double cpu_seconds() {
 }
 
 struct RunTimes {
-    double setup_s = 0;
-    double turns_s = 0;
-    double turns_cpu_s = 0;
+    double setup_s = 0;       // CPU: engine set-up and turn 0 (food parameters, symmetry, food)
+    double turns_cpu_s = 0;   // CPU: turns 1..end
+    double turns_wall_s = 0;
     int turns = 0;
     std::size_t text_bytes = 0;
-    std::size_t rejected = 0;   // recorded orders our engine refused (must be 0)
-    std::vector<int> scores;    // final scores (must equal the recorded ones)
 };
 
-
-// The recorded orders of one turn: which ant moves where, by the replay's ant numbering.
-struct RecordedOrder { int ant; int owner; char dir; };
-
-std::vector<std::vector<RecordedOrder>> orders_by_turn(const arb::ants::RecordedGame& game, int last_turn) {
-    std::vector<std::vector<RecordedOrder>> out(static_cast<std::size_t>(last_turn) + 1);
-    int index = 0;
-    for (const auto& a : game.replaydata.at("ants")) {
-        const int start = a.at(2).get<int>(), owner = a.at(4).get<int>();
-        const auto orders = a.at(5).get<std::string>();
-        for (std::size_t k = 0; k < orders.size(); ++k) {
-            const int turn = start + 1 + static_cast<int>(k);
-            if (orders[k] != '-' && turn <= last_turn) out[turn].push_back({index, owner, orders[k]});
-        }
-        ++index;
-    }
-    return out;
-}
-
-RunTimes replay_once(const arb::ants::RecordedGame& game) {
+// One replay of the recording through the engine, timed. Every live bot's state text is built
+// before each turn, as a referee sends it. The replay applies everything the recording says and
+// checks the end state against it; `outcome` says whether it did.
+RunTimes replay_once(const arb::ants::RecordedGame& game, bool seed_exact, arb::VerifyOutcome& outcome) {
     RunTimes t;
-    const int last_turn = game.meta.value("game_length", game.params.turns);
-    const auto recorded = orders_by_turn(game, last_turn);
-
-    const auto t0 = Clock::now();
-    arb::ants::AntsEngine engine(game.map, game.params, arb::ants::recorded_food(game),
-                                 arb::ants::recorded_spawn_key(game));
-    engine.start_game();
-    const auto t1 = Clock::now();
-    const double c1 = cpu_seconds();
-    // Each bot's order lines, as a table hands them over: one string per line. The strings
-    // are reused from turn to turn, as a bot's reply buffer would be.
-    std::vector<std::vector<std::string>> lines(game.players);
-    std::vector<std::size_t> line_count(game.players);
-    arb::ants::OrderVerdicts verdicts;
-    for (int turn = 1; turn <= last_turn; ++turn) {
-        for (int p = 0; p < game.players; ++p)
+    double c0 = 0, c1 = 0;
+    Clock::time_point w1;
+    arb::ants::ReplayHooks hooks;
+    hooks.compare_each_turn = false;
+    hooks.setup_begins = [&] { c0 = cpu_seconds(); };
+    hooks.started = [&](arb::ants::AntsEngine&) {
+        c1 = cpu_seconds();
+        w1 = Clock::now();
+    };
+    hooks.before_turn = [&](arb::ants::AntsEngine& engine) {
+        for (int p = 0; p < engine.players(); ++p)
             if (engine.is_alive(p)) t.text_bytes += engine.player_state_text(p).size();
-        engine.start_turn();
-        std::fill(line_count.begin(), line_count.end(), 0);
-        for (const RecordedOrder& order : recorded[turn]) {
-            const int cell = engine.ants()[order.ant].cell;
-            auto& player_lines = lines[order.owner];
-            if (line_count[order.owner] == player_lines.size()) player_lines.emplace_back();
-            // "o ROW COL D": each number has 12 bytes of room, so the separators always fit.
-            char buf[32] = {'o', ' '};
-            char* q = std::to_chars(buf + 2, buf + 14, engine.row_of(cell)).ptr;
-            *q++ = ' ';
-            q = std::to_chars(q, q + 12, engine.col_of(cell)).ptr;
-            *q++ = ' ';
-            *q++ = order.dir;
-            player_lines[line_count[order.owner]++].assign(buf, q);
-        }
-        for (int p = 0; p < game.players; ++p)
-            if (engine.is_alive(p)) {
-                engine.do_moves(p, std::span<const std::string>(lines[p].data(), line_count[p]), verdicts);
-                t.rejected += verdicts.invalid.size() + verdicts.ignored.size();
-            }
-        engine.finish_turn();
-        ++t.turns;
-        if (engine.game_over()) break;
-    }
-    engine.finish_game();
-    const auto t2 = Clock::now();
-    t.turns_cpu_s = cpu_seconds() - c1;
-    t.setup_s = std::chrono::duration<double>(t1 - t0).count();
-    t.turns_s = std::chrono::duration<double>(t2 - t1).count();
-    t.scores = engine.scores();
+    };
+    hooks.finished = [&](arb::ants::AntsEngine& engine) {
+        t.turns_cpu_s = cpu_seconds() - c1;
+        t.turns_wall_s = std::chrono::duration<double>(Clock::now() - w1).count();
+        t.turns = engine.turn();
+    };
+    outcome = arb::ants::verify_recorded_game(game, seed_exact, hooks);
+    t.setup_s = c1 - c0;
     return t;
 }
 
@@ -116,48 +75,41 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    int runs = 11;
-    std::vector<std::filesystem::path> files;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::stoi(argv[++i]));
-        else files.emplace_back(arg);
-    }
-    std::vector<std::filesystem::path> maps;
-    std::erase_if(files, [&](const std::filesystem::path& f) {
-        if (f.extension() != ".map") return false;
-        maps.push_back(f);
-        return true;
-    });
-    if (files.empty() && maps.empty()) {
-        std::fprintf(stderr, "usage: ants_bench [--runs N] REPLAY.json...\n");
-        return 2;
-    }
-    std::printf("%-44s %6s %10s %10s %10s %9s\n", "replay", "turns", "turns/cpu-s", "turns/s", "cpu us/turn",
-                "setup ms");
+// Replays every file; false (after a line naming the replay and the first difference) as soon
+// as one does not give the recorded game, since its figures would time another game.
+bool bench_replays(const std::vector<std::filesystem::path>& files, int runs, bool seed_exact, bool machine) {
+    if (!machine)
+        std::printf("%-52s %6s %11s %11s %9s\n", "replay", "turns", "turns/cpu-s", "cpu us/turn", "setup ms");
     for (const auto& f : files) {
         const auto game = arb::ants::load_recorded_game(f);
-        std::vector<double> per_turn, per_turn_cpu, setup;
+        // Once with the comparison after every turn, for the first difference if there is one.
+        arb::VerifyOutcome outcome = arb::ants::verify_recorded_game(game, seed_exact);
+        std::vector<double> per_turn, setup;
         int turns = 0;
-        for (int r = 0; r < runs; ++r) {
-            const RunTimes t = replay_once(game);
-            // A benchmark of a game that went differently would measure the wrong thing.
-            const auto recorded_scores = game.meta.value("score", std::vector<int>{});
-            if (t.rejected != 0 || (!recorded_scores.empty() && t.scores != recorded_scores)) {
-                std::fprintf(stderr, "ants_bench: %s did not replay as recorded (%zu orders refused)\n",
-                             f.string().c_str(), t.rejected);
-                return 1;
-            }
+        for (int r = 0; r < runs && outcome.ok; ++r) {
+            const RunTimes t = replay_once(game, seed_exact, outcome);
             turns = t.turns;
-            per_turn.push_back(t.turns_s / std::max(1, t.turns));
-            per_turn_cpu.push_back(t.turns_cpu_s / std::max(1, t.turns));
+            per_turn.push_back(t.turns_cpu_s / std::max(1, t.turns));
             setup.push_back(t.setup_s);
         }
-        const double m = median(per_turn), mc = median(per_turn_cpu);
-        std::printf("%-44.44s %6d %10.0f %10.0f %10.2f %9.3f\n", f.filename().string().c_str(), turns, 1.0 / mc,
-                    1.0 / m, mc * 1e6, median(setup) * 1e3);
+        if (!outcome.ok) {
+            std::fprintf(stderr, "ants_bench: %s does not replay as recorded: %s\n", f.string().c_str(),
+                         outcome.first_difference.c_str());
+            return false;
+        }
+        const double m = median(per_turn);
+        if (machine)
+            std::printf("replay=%s turns=%d turn_cpu_us=%.4f setup_cpu_ms=%.4f\n", f.filename().string().c_str(), turns,
+                        m * 1e6, median(setup) * 1e3);
+        else
+            std::printf("%-52.52s %6d %11.0f %11.2f %9.3f\n", f.filename().string().c_str(), turns, 1.0 / m, m * 1e6,
+                        median(setup) * 1e3);
     }
+    return true;
+}
+
+// Turn-0 cost of a fresh game on each map with the symmetric food placer.
+void bench_maps(const std::vector<std::filesystem::path>& maps, int runs) {
     if (!maps.empty()) std::printf("\n%-44s %6s %8s %14s\n", "map (symmetric food setup)", "sets", "food", "setup ms (cpu)");
     for (const auto& f : maps) {
         const auto map = arb::ants::load_map_file(f.string());
@@ -179,6 +131,51 @@ int main(int argc, char** argv) {
             food = engine.food().size();
         }
         std::printf("%-44.44s %6zu %8zu %14.3f\n", f.filename().string().c_str(), sets, food, median(times) * 1e3);
+    }
+}
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: ants_bench [--runs N] [--recorded-food] [--machine] REPLAY.json... [MAP.map...]\n");
+    return 2;
+}
+
+int main(int argc, char** argv) {
+    int runs = 11;
+    bool seed_exact = true, machine = false;
+    std::vector<std::filesystem::path> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--runs" && i + 1 < argc) {
+            const std::string n = argv[++i];
+            const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), runs);
+            if (ec != std::errc() || end != n.data() + n.size() || runs < 1 || runs > 100000) {
+                std::fprintf(stderr, "ants_bench: --runs must be an integer from 1 to 100000, not '%s'\n", n.c_str());
+                return 2;
+            }
+        } else if (arg == "--recorded-food") {
+            seed_exact = false;
+        } else if (arg == "--machine") {
+            machine = true;
+        } else if (arg.starts_with("-")) {
+            return usage();
+        } else {
+            files.emplace_back(arg);
+        }
+    }
+    std::vector<std::filesystem::path> maps;
+    std::erase_if(files, [&](const std::filesystem::path& f) {
+        if (f.extension() != ".map") return false;
+        maps.push_back(f);
+        return true;
+    });
+    if (files.empty() && maps.empty()) return usage();
+    try {
+        if (!bench_replays(files, runs, seed_exact, machine)) return 1;
+        bench_maps(maps, runs);
+    } catch (const arb::UserError& e) {
+        std::fprintf(stderr, "ants_bench: %s\n", e.what());
+        return 2;
     }
     return 0;
 }
