@@ -11,10 +11,53 @@ namespace {
     std::string message(what);
     message += ": ";
     message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    throw SqliteError(message, rc);
+    const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
+    throw SqliteError(message, rc, file ? file : "");
+}
+
+// A path as a SQLite URI path: the characters a URI gives a meaning to are escaped.
+std::string uri_path(const std::string& path) {
+    std::string out;
+    for (unsigned char c : path) {
+        if (c == '%' || c == '?' || c == '#' || c < 0x21 || c >= 0x7f) {
+            static const char* hex = "0123456789ABCDEF";
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
 }
 
 }  // namespace
+
+bool SqliteError::caused_by_machine() const {
+    switch (code_ & 0xff) {
+        case SQLITE_BUSY: case SQLITE_LOCKED: case SQLITE_READONLY: case SQLITE_FULL: case SQLITE_IOERR:
+        case SQLITE_CANTOPEN: case SQLITE_PERM: case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_NOLFS:
+            return true;
+        default: return false;
+    }
+}
+
+std::string SqliteError::user_message() const {
+    const std::string db = "database '" + (path_.empty() ? std::string("?") : path_) + "'";
+    switch (code_ & 0xff) {
+        case SQLITE_BUSY:
+        case SQLITE_LOCKED:
+            return db + " is locked by another process and stayed locked (ARBITER_DB_WAIT_S, default 30 s) (" +
+                   what() + ")";
+        case SQLITE_READONLY:
+        case SQLITE_PERM:
+            return db + " cannot be written: the file or its folder is read-only (" + what() + ")";
+        case SQLITE_FULL: return db + ": the disk is full (" + what() + ")";
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB: return db + " is corrupt (" + what() + ")";
+        default: return db + ": " + what();
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Statement
@@ -110,17 +153,22 @@ std::optional<std::int64_t> Statement::column_optional_int64(int column) const {
 
 Database::Database(const std::string& path, Access access) : path_(path), access_(access) {
     int flags = SQLITE_OPEN_NOMUTEX;
+    std::string name = path;
     switch (access) {
         case Access::read_only: flags |= SQLITE_OPEN_READONLY; break;
+        case Access::read_only_immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+            name = "file:" + uri_path(path) + "?immutable=1";
+            break;
         case Access::read_write: flags |= SQLITE_OPEN_READWRITE; break;
         case Access::read_write_create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         std::string message = "cannot open '" + path + "': " + (db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc));
         if (db_) sqlite3_close(db_);
         db_ = nullptr;
-        throw SqliteError(message, rc);
+        throw SqliteError(message, rc, path);
     }
     sqlite3_extended_result_codes(db_, 0);
 }
@@ -128,6 +176,7 @@ Database::Database(const std::string& path, Access access) : path_(path), access
 Database::Database(Database&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       path_(std::move(other.path_)),
+      query_only_(other.query_only_),
       access_(other.access_),
       transaction_depth_(other.transaction_depth_) {}
 
@@ -136,6 +185,7 @@ Database& Database::operator=(Database&& other) noexcept {
         if (db_) sqlite3_close_v2(db_);
         db_ = std::exchange(other.db_, nullptr);
         path_ = std::move(other.path_);
+        query_only_ = other.query_only_;
         access_ = other.access_;
         transaction_depth_ = other.transaction_depth_;
     }
@@ -154,7 +204,7 @@ void Database::exec(std::string_view sql) {
     if (rc != SQLITE_OK) {
         std::string message = error ? error : sqlite3_errstr(rc);
         sqlite3_free(error);
-        throw SqliteError("'" + text.substr(0, 80) + "' failed: " + message, rc);
+        throw SqliteError("'" + text.substr(0, 80) + "' failed: " + message, rc, path_);
     }
 }
 

@@ -14,15 +14,22 @@ struct sqlite3_stmt;
 
 namespace arb::rating {
 
-// A SQLite failure that is not the user's fault (a bug, a full disk). Corrupt and foreign
-// files are reported by Store::open as UserError instead.
+// A SQLite failure. Corrupt and foreign files are reported by Store::open as UserError; a
+// failure the machine causes (locked, read-only, full, I/O) is told apart by caused_by_machine()
+// and reported in one line naming the database; anything else is a bug.
 class SqliteError : public std::runtime_error {
 public:
-    SqliteError(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+    SqliteError(const std::string& what, int code, std::string path = {})
+        : std::runtime_error(what), code_(code), path_(std::move(path)) {}
     int code() const { return code_; }
+    const std::string& path() const { return path_; }  // the database file, when known
+    bool caused_by_machine() const;
+    // "database 'x' is locked by another process (...)" and the like.
+    std::string user_message() const;
 
 private:
     int code_;
+    std::string path_;
 };
 
 class Statement {
@@ -75,7 +82,9 @@ private:
 
 class Database {
 public:
-    enum class Access { read_only, read_write, read_write_create };
+    // read_only_immutable: nobody writes the file while it is open (SQLite neither locks nor
+    // creates -wal/-shm files beside it).
+    enum class Access { read_only, read_only_immutable, read_write, read_write_create };
 
     // Opens (or creates) a file. No pragma is run here, so opening never writes to the file.
     Database(const std::string& path, Access access);
@@ -95,13 +104,19 @@ public:
     // failing with SQLITE_BUSY on lock upgrade. Nested calls join the outer transaction.
     void transaction(const std::function<void()>& fn);
 
-    bool read_only() const { return access_ == Access::read_only; }
+    bool read_only() const { return access_ == Access::read_only || access_ == Access::read_only_immutable || query_only_; }
+    // The connection may read only (PRAGMA query_only), though opened for writing.
+    void set_query_only() {
+        exec("PRAGMA query_only=ON");
+        query_only_ = true;
+    }
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
 
 private:
     sqlite3* db_ = nullptr;
     std::string path_;
+    bool query_only_ = false;
     Access access_ = Access::read_only;
     int transaction_depth_ = 0;
 };

@@ -3,6 +3,10 @@
 // schema itself in store_schema.cpp.
 #include "rating/store.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <unordered_map>
@@ -99,6 +103,31 @@ void prepare_for_writing(Database& db, std::int64_t version) {
     }
 }
 
+// How a reading command opens a store without leaving -wal and -shm files beside it. A read-only
+// connection to a WAL database creates both and, unable to checkpoint, leaves them behind. When
+// no writer has the database open (no -wal file), a read-write connection kept from writing
+// removes them when it closes; a file nobody can write is opened immutable. While a writer has
+// it open, the files exist already and a plain read-only connection adds nothing.
+// How long a command waits for a database another process has locked: 30 s, or
+// ARBITER_DB_WAIT_S seconds.
+int lock_wait_ms() {
+    const char* env = std::getenv("ARBITER_DB_WAIT_S");
+    const int seconds = env && *env ? std::atoi(env) : 30;
+    return std::clamp(seconds, 0, 24 * 3600) * 1000;
+}
+
+bool file_backed_path(const std::string& path) {
+    return !path.empty() && path != ":memory:" && path.rfind("file:", 0) != 0;
+}
+
+Database::Access quiet_read_access(const std::string& path) {
+    std::error_code ec;
+    if (!file_backed_path(path) || fs::exists(path + "-wal", ec)) return Database::Access::read_only;
+    const fs::path folder = fs::absolute(path, ec).parent_path();
+    if (::access(path.c_str(), W_OK) == 0 && ::access(folder.c_str(), W_OK) == 0) return Database::Access::read_write;
+    return Database::Access::read_only_immutable;
+}
+
 // Turns SQLite's "this is not a database / it is damaged" into the user's problem.
 [[noreturn]] void rethrow_open_error(const std::string& path, const SqliteError& e) {
     if (e.code() == SQLITE_NOTADB || e.code() == SQLITE_CORRUPT)
@@ -157,13 +186,15 @@ Store::Store(Database db) : db_(std::move(db)) {}
 
 Store Store::open(const std::string& path, OpenMode mode) {
     const bool exists = check_file_before_open(path, mode);
-    const auto access = mode == OpenMode::read_only ? Database::Access::read_only
+    const auto access = mode == OpenMode::read_only ? quiet_read_access(path)
                         : exists                    ? Database::Access::read_write
                                                     : Database::Access::read_write_create;
     try {
         Database db(path, access);
+        // Opened for writing to read only: the connection may not write.
+        if (mode == OpenMode::read_only && access == Database::Access::read_write) db.set_query_only();
         // Two arbiters on one file wait for each other instead of failing at once.
-        sqlite3_busy_timeout(db.handle(), 30000);
+        sqlite3_busy_timeout(db.handle(), lock_wait_ms());
         const std::int64_t version = check_store_identity(db, path, mode);
         if (mode != OpenMode::read_only) prepare_for_writing(db, version);
         return Store(std::move(db));

@@ -126,7 +126,7 @@ void run_plan_command(const PlanArgs& a) {
     auto store = rating::Store::open(a.tournament.common.db, rating::OpenMode::create_or_open);
     const std::string db = fs::absolute(a.tournament.common.db).lexically_normal().string();
     check_jobs_folder(dir, db, c.name);
-    fs::create_directories(dir);
+    ensure_folder(dir, "--out");
 
     const std::vector<tournament::Job> unplayed = plan_matches(c, game, store);
     tournament::TournamentStore tstore(store);
@@ -168,7 +168,7 @@ void run_job_command(const RunJobArgs& a) {
     const GameDescriptor& game = find_game(job.job.request.game);
     MatchRequest request = job.job.request;
     if (!a.logs.empty()) {
-        fs::create_directories(a.logs);
+        ensure_folder(a.logs, "--logs");
         request.log_dir = a.logs;
         request.transcript_path = fs::path(a.logs) / "transcript";
     }
@@ -177,7 +177,7 @@ void run_job_command(const RunJobArgs& a) {
         tournament::play_job({job.tournament, {job.job.match, request}}, [&game](const MatchRequest& r) {
             return run_match(game, r);
         });
-    if (const fs::path parent = fs::path(a.out).parent_path(); !parent.empty()) fs::create_directories(parent);
+    if (const fs::path parent = fs::path(a.out).parent_path(); !parent.empty()) ensure_folder(parent, "--out");
     tournament::write_json_file(a.out, tournament::result_to_json(result));
     std::string ranks;
     for (const auto& p : result.record.participants)

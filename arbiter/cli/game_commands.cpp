@@ -50,14 +50,14 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     check_bots(base.bots);
 
     const int count = args.rotations ? static_cast<int>(base.bots.size()) : 1;
-    std::filesystem::create_directories(args.out_dir);
+    ensure_folder(args.out_dir, "--out");
     base.log_dir = std::filesystem::path(args.out_dir) / "logs";
     std::vector<MatchRecord> records;
     for (int r = 0; r < count; ++r) {
         MatchRequest request = args.rotations ? rotated_request(base, r) : base;
         const std::string stem = match_stem(game.name, request.seed, r);
         if (!args.transcript_dir.empty()) {
-            std::filesystem::create_directories(args.transcript_dir);
+            ensure_folder(args.transcript_dir, "--transcript");
             request.transcript_path = std::filesystem::path(args.transcript_dir) / (stem + ".transcript");
         }
         if (!args.replay_path.empty()) {

@@ -10,6 +10,7 @@
 #include "arbiter/cli/commands.hpp"
 #include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
+#include "rating/sqlite_db.hpp"
 
 namespace {
 
@@ -71,6 +72,13 @@ int main(int argc, char** argv) {
         return e.code;
     } catch (const arb::UserError& e) {
         std::fprintf(stderr, "arbiter: %s\n", e.what());
+        return arb::kUsageExitCode;
+    } catch (const arb::rating::SqliteError& e) {
+        if (!e.caused_by_machine()) {
+            std::fprintf(stderr, "arbiter: internal error: %s (please report this as a bug)\n", e.what());
+            return 1;
+        }
+        std::fprintf(stderr, "arbiter: %s\n", e.user_message().c_str());
         return arb::kUsageExitCode;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "arbiter: internal error: %s (please report this as a bug)\n", e.what());

@@ -348,7 +348,7 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
     }
     if (summary.games == 0) throw UserError("the database " + store.path() + " has no matches to report");
 
-    std::filesystem::create_directories(options.out_dir);
+    ensure_folder(options.out_dir, "--out");
     summary.page = options.out_dir / "index.html";
     write_page(summary, store, body, chartjs, data);
     return summary;

@@ -96,10 +96,10 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_fi
     r.freeze_idle = config_.freeze_idle;
     if (with_files && !config_.out_dir.empty()) {
         const std::filesystem::path out = config_.out_dir;
-        std::filesystem::create_directories(out / "transcripts");
+        ensure_folder(out / "transcripts", "--out");
         r.transcript_path = out / "transcripts" / (stem_of(m) + ".transcript");
         r.log_dir = out / "logs" / stem_of(m);
-        std::filesystem::create_directories(r.log_dir);
+        ensure_folder(r.log_dir, "--out");
     }
     return r;
 }
