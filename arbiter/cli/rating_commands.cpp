@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
@@ -314,6 +315,7 @@ void run_import(const ImportArgs& args) {
         auto more = read_records(f);
         records.insert(records.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
     }
+    if (records.empty()) throw UserError("no match records in " + fmt::format("{}", fmt::join(args.files, ", ")));
     for (const MatchRecord& r : records) check_record(r);
     Store store = Store::open(args.db_path, OpenMode::create_or_open);
     InsertOptions options;

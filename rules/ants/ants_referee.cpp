@@ -26,6 +26,7 @@ public:
     AntsMatch(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings)
         : engine_(engine), table_(table), settings_(settings), n_(engine.players()) {
         outcome_.status.assign(n_, "survived");
+        outcome_.killed.assign(n_, "");
         outcome_.playerturns.assign(n_, 0);
     }
 
@@ -124,6 +125,8 @@ private:
                 continue;
             }
             outcome_.status[p] = reply.status == ReplyStatus::timeout ? "timeout" : "crashed";
+            // The replay keeps the original's word; the record says the table killed it, and why.
+            if (table_.status(p) == SeatStatus::killed) outcome_.killed[p] = table_.retire_detail(p);
             outcome_.playerturns[p] = turn;
             engine_.kill_player(p);
             table_.note(fmt::format("turn {} bot {} {}", turn, p, outcome_.status[p]));
@@ -200,6 +203,10 @@ RefereeResult referee_result(const AntsEngine& engine, const AntsMatchOutcome& o
         else if (s == "timeout") r.status = SeatStatus::timeout;
         else if (s == "invalid") r.status = SeatStatus::illegal;
         r.detail = s == "survived" ? "survived" : fmt::format("{} at turn {}", s, outcome.playerturns[p]);
+        if (p < static_cast<int>(outcome.killed.size()) && !outcome.killed[p].empty()) {
+            r.status = SeatStatus::killed;
+            r.detail = fmt::format("killed at turn {}: {}", outcome.playerturns[p], outcome.killed[p]);
+        }
         out.participants.push_back(std::move(r));
     }
     out.pairs = derive_pairs_by_rank(out.participants);

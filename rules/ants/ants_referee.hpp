@@ -30,6 +30,7 @@ struct AntsRefereeSettings {
 
 struct AntsMatchOutcome {
     std::vector<std::string> status;  // survived / eliminated / crashed / crashed 0 / timeout / invalid
+    std::vector<std::string> killed;  // per player: why the table killed it (memory, line length), else ""
     std::vector<int> playerturns;
     int game_length = 0;
     nlohmann::json replay;            // the whole replay file, original format

@@ -59,7 +59,12 @@ GameOutcome play_game(const Field& field, Table& table, int first_seat) {
             if (!reply.ok()) {
                 // The table has retired the seat; the agent stays for the rest of the game.
                 if (fault.status == SeatStatus::ok) {
-                    fault.status = reply.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed;
+                    // The table says why it stopped the seat: a memory or line-length kill stays one.
+                    const SeatStatus stopped = table.status(first_seat + a);
+                    fault.status = stopped == SeatStatus::killed ? SeatStatus::killed
+                                   : reply.status == ReplyStatus::timeout ? SeatStatus::timeout
+                                                                          : SeatStatus::crashed;
+                    if (fault.status == SeatStatus::killed) fault.reason = table.retire_detail(first_seat + a);
                     fault.step = state.step;
                 }
                 continue;
@@ -128,8 +133,9 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
             if (fault.status == SeatStatus::ok) continue;
             auto& p = result.participants[bot];
             if (p.status == SeatStatus::ok) p.status = fault.status;
-            notes[bot].push_back(fmt::format("game {} {}: {} at step {}", g + 1, role_name(a), to_string(fault.status),
-                                             fault.step));
+            notes[bot].push_back(fmt::format("game {} {}: {} at step {}{}", g + 1, role_name(a),
+                                             to_string(fault.status), fault.step,
+                                             fault.reason.empty() ? "" : " (" + fault.reason + ")"));
         }
         for (int team = 0; team < 2; ++team) {
             result.participants[g == 0 ? team : 1 - team].score += game.scores[team];

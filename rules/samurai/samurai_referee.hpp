@@ -37,7 +37,8 @@ std::filesystem::path game_log_path(const std::filesystem::path& log_path, int g
 
 // One agent's trouble in a game.
 struct AgentFault {
-    SeatStatus status = SeatStatus::ok;  // crashed / timeout when its seat was retired
+    SeatStatus status = SeatStatus::ok;  // crashed / timeout / killed when its seat was retired
+    std::string reason;                  // the table's reason for a kill (memory, line length)
     int step = -1;                       // step of the failed reply
     int unparsable_replies = 0;          // replies that were not one integer
 };

@@ -124,3 +124,19 @@ TEST_CASE("match: one seat per bot, p0 and p1, on turntime with loadtime for the
         CHECK_FALSE(seats[b].time.total_budget.has_value());
     }
 }
+
+TEST_CASE("match: a bot killed for a line past the limit is recorded killed with the reason") {
+    const auto game = arb::ants::describe_game();
+    const auto dir = temp_dir("flood");
+    // Two MB without a newline: past the 1 MiB line limit.
+    const auto record = play(game, {"name=flood cmd=\"sh -c 'head -c 2000000 /dev/zero | tr \\\\\\\\0 x; sleep 5'\"",
+                                    "name=hold cmd=" + (kBots / "hold_bot").string()},
+                             {{"turns", "20"}}, dir / "r.json");
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.participants[0].status == arb::SeatStatus::killed);
+    CHECK(record.participants[0].detail.find("line longer than") != std::string::npos);
+    // The replay keeps the original's word for a bot that is out.
+    const auto replay = nlohmann::json::parse(read_file(dir / "r.json"));
+    CHECK(replay["status"][0].get<std::string>() == "crashed");
+    std::filesystem::remove_all(dir);
+}

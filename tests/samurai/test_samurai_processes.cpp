@@ -112,6 +112,15 @@ TEST_CASE("samurai processes: a player that exits stays for the rest of each gam
     CHECK(verify_game_log(g1).ok);
 }
 
+TEST_CASE("samurai processes: a player killed for a line past the limit is recorded killed with the reason") {
+    // Two MB without a newline: past the 1 MiB line limit.
+    Match m("flood", "kk-field-11", {bot("flood", "sh -c 'head -c 2000000 /dev/zero | tr \\\\0 x; sleep 5'"), greedy()});
+    const MatchRecord record = m.run();
+    CHECK(record.participants[0].status == SeatStatus::killed);
+    CHECK(record.participants[0].detail.rfind("game 1 samurai: killed at step 0 (line longer than 1048576 bytes)", 0) == 0);
+    CHECK(record.participants[1].status == SeatStatus::ok);
+}
+
 TEST_CASE("samurai processes: a player that stops answering runs out of think time and stays") {
     Match m("hang", "kk-field-11", {greedy(), random_bot("sleeper", "--hang-at 2")}, {{"think-time", "300"}});
     const auto start = std::chrono::steady_clock::now();
