@@ -20,7 +20,8 @@
 //   --lines N            answer with N lines "line i" and then "go"
 //   --busy-ms MS         burn CPU for MS before every answer (bench)
 //   --tcp                connect to 127.0.0.1:$ARBITER_PORT and talk over the socket instead
-//                        of stdin/stdout (the tcp_client channel); all flags above still apply
+//                        of stdin/stdout (the tcp_client channel); all flags above still apply;
+//                        with $ARBITER_TOKEN set (a shared port) it first sends "join TOKEN"
 //   --http               serve HTTP on 127.0.0.1:$ARBITER_PORT: GET /T is answered with the
 //                        body "echo T" (the http_server channel); --late, --never-answer,
 //                        --crash-after and --start-delay apply
@@ -157,6 +158,10 @@ void connect_stdio_to_arbiter() {
     ::dup2(fd, STDIN_FILENO);
     ::dup2(fd, STDOUT_FILENO);
     ::close(fd);
+    if (const char* token = std::getenv("ARBITER_TOKEN")) {
+        std::printf("join %s\n", token);
+        std::fflush(stdout);
+    }
 }
 
 int serve_http(const Options& o) {
