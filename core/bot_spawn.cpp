@@ -5,6 +5,7 @@
 #include "core/bot_spawn.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -111,6 +112,7 @@ struct ChildSetup {
     const char* dir = nullptr;
     const char* const* envp = nullptr;
     const std::vector<int>* cgroup_fds = nullptr;
+    int netns_fd = -1;
     struct Limit {
         int resource;
         rlim_t value;
@@ -142,6 +144,7 @@ struct ChildSetup {
         for (int fd : *cgroup_fds) {
             if (::write(fd, pid_text, len) != len) return fail();
         }
+        if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) return fail();
         // Own session and process group: the arbiter signals the whole group (shell wrappers'
         // children too), and without a controlling terminal a bot cannot push keystrokes into
         // the user's terminal (TIOCSTI).
@@ -219,6 +222,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     setup.dir = dir.empty() ? nullptr : dir.c_str();
     setup.envp = envp.data();
     setup.cgroup_fds = &cgroup_fds;
+    setup.netns_fd = request.netns;
     auto add_limit = [&](int resource, std::uint64_t value) {
         setup.limits[setup.limit_count++] = {resource, static_cast<rlim_t>(value)};
     };

@@ -31,6 +31,7 @@ struct SpawnRequest {
     std::map<std::string, std::string> env;  // added to (or replacing in) the arbiter's environment
     ChildResourceLimits limits;
     std::vector<std::filesystem::path> cgroup_procs_files;  // the child writes its pid to each
+    int netns = -1;  // a network namespace the child joins before exec (-1: the arbiter's)
 };
 
 struct SpawnedBot {

@@ -119,6 +119,12 @@ void ProcessTableImpl::http_connect(int s, std::uint64_t generation) {
     http.connection = connection;
     const asio::ip::tcp::endpoint endpoint =
         http.remote.value_or(asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), at(s).channel.port));
+    if (at(s).channel.netns.valid()) {
+        // A confined bot serves in its own network: the connection is made from in there.
+        const InNetworkNamespace inside(at(s).channel.netns.get());
+        boost::system::error_code ignored;
+        connection->socket.open(endpoint.protocol(), ignored);
+    }
     connection->socket.async_connect(endpoint, [this, s, generation, connection](const boost::system::error_code& ec) {
         if (ec == asio::error::operation_aborted || http_stale(s, generation)) return;
         Seat& seat = at(s);

@@ -160,6 +160,7 @@ struct SeatChannel {
     std::string join_token;  // tcp_client on the shared port: seated by `join <token>`
     bool awaiting_join = false;                          // ... and not seated yet
     HttpExchange http;
+    UniqueFd netns;  // confined TCP/HTTP seat: its own network namespace (sockets made in it)
 };
 
 // One stream drained into the seat's log.
@@ -243,7 +244,8 @@ private:
     // process_table_tcp.cpp
     void prepare_endpoint(int s, SpawnRequest& request);  // port, address in env and argv
     void accept_connection(int s);
-    void accept_joins();  // the shared port: one connection after another
+    void accept_joins();  // the shared port(s): one connection after another on each
+    void accept_join(std::size_t acceptor);
     void read_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::shared_ptr<std::string> received);
     void route_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::string received);
     void seat_connection(int s, asio::ip::tcp::socket& socket, std::string_view received);
@@ -292,8 +294,10 @@ private:
     bool closed_ = false;
     std::array<char, kReadChunk> chunk_{};  // scratch for every read_available
     // process_table_tcp.cpp: the shared port of token seats (declared after ctx_: closed first)
-    std::unique_ptr<asio::ip::tcp::acceptor> join_acceptor_;
-    bool join_accepting_ = false;
+    // The shared port: one acceptor for the table, or one per seat in the seat's own network
+    // namespace (confined seats); each routes by token.
+    std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> join_acceptors_;
+    std::vector<bool> join_accepting_;
     int unjoined_connections_ = 0;
 };
 

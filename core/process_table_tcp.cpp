@@ -5,6 +5,7 @@
 #include <fcntl.h>
 
 #include <array>
+#include <optional>
 #include <memory>
 #include <utility>
 
@@ -15,28 +16,47 @@
 
 namespace arb::process_table_detail {
 
+namespace {
+
+std::unique_ptr<asio::ip::tcp::acceptor> listen_on_loopback(asio::io_context& ctx, std::uint16_t port) {
+    const asio::ip::tcp::endpoint at(asio::ip::address_v4::loopback(), port);
+    auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(ctx);
+    boost::system::error_code ec;
+    acceptor->open(at.protocol(), ec);
+    if (!ec) acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor->bind(at, ec);
+    if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) throw UserError("cannot listen on 127.0.0.1:" + std::to_string(port) + ": " + ec.message());
+    return acceptor;
+}
+
+}  // namespace
+
 void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
     Seat& seat = at(s);
     const ChannelKind kind = seat.channel.kind;
     if (kind == ChannelKind::stdio) return;
+    // A confined seat gets a network of its own: only its loopback, where this seat's sockets
+    // are made, so the bot reaches the arbiter and no other seat or port.
+    if (sandbox_plan_.bwrap && seat.launch.bot.url.empty()) seat.channel.netns = loopback_network_namespace();
+    std::optional<InNetworkNamespace> inside;
+    if (seat.channel.netns.valid()) {
+        inside.emplace(seat.channel.netns.get());
+        request.netns = seat.channel.netns.get();
+    }
     // The bot learns where to talk from ARBITER_HOST/ARBITER_PORT (and ARBITER_URL for HTTP)
     // or from {host}, {port}, {url} in its command line: the originals had the address
     // configured in the client (smartdog.md 9: port 3002; koehandel.md 2.2: a URL).
     const asio::ip::tcp::endpoint loopback(asio::ip::address_v4::loopback(), 0);
     const auto token_env = request.env.find("ARBITER_TOKEN");
     if (kind == ChannelKind::tcp_client && token_env != request.env.end()) {
-        // Seats with a secret share one port per table and are told apart by `join TOKEN`.
-        if (!join_acceptor_) {
-            const asio::ip::tcp::endpoint at(asio::ip::address_v4::loopback(), seat.launch.listen_port);
-            join_acceptor_ = std::make_unique<asio::ip::tcp::acceptor>(ctx_);
-            boost::system::error_code ec;
-            join_acceptor_->open(at.protocol(), ec);
-            if (!ec) join_acceptor_->set_option(asio::socket_base::reuse_address(true), ec);
-            if (!ec) join_acceptor_->bind(at, ec);
-            if (!ec) join_acceptor_->listen(asio::socket_base::max_listen_connections, ec);
-            if (ec) throw UserError("cannot listen on 127.0.0.1:" + std::to_string(seat.launch.listen_port) + ": " + ec.message());
+        // Seats with a secret share one port per table (per seat when each has its own
+        // network) and are told apart by `join TOKEN`.
+        if (join_acceptors_.empty() || seat.channel.netns.valid()) {
+            join_acceptors_.push_back(listen_on_loopback(ctx_, seat.launch.listen_port));
+            join_accepting_.push_back(false);
         }
-        seat.channel.port = join_acceptor_->local_endpoint().port();
+        seat.channel.port = join_acceptors_.back()->local_endpoint().port();
         seat.channel.join_token = token_env->second;
         seat.channel.awaiting_join = true;
     } else if (kind == ChannelKind::tcp_client) {
@@ -99,10 +119,14 @@ constexpr int kMaxUnjoined = 16;  // connections that have not sent their first 
 }  // namespace
 
 void ProcessTableImpl::accept_joins() {
-    if (join_accepting_ || !join_acceptor_ || closed_) return;
-    join_accepting_ = true;
-    join_acceptor_->async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
-        join_accepting_ = false;
+    for (std::size_t i = 0; i < join_acceptors_.size(); ++i) accept_join(i);
+}
+
+void ProcessTableImpl::accept_join(std::size_t i) {
+    if (join_accepting_[i] || closed_) return;
+    join_accepting_[i] = true;
+    join_acceptors_[i]->async_accept([this, i](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+        join_accepting_[i] = false;
         if (ec == asio::error::operation_aborted || closed_) return;
         if (!ec) {
             if (unjoined_connections_ >= kMaxUnjoined) {
@@ -113,7 +137,7 @@ void ProcessTableImpl::accept_joins() {
             }
         }
         // Keep listening while the match runs: a late or second connection gets its answer.
-        accept_joins();
+        accept_join(i);
     });
 }
 

@@ -1,14 +1,21 @@
 #include "core/sandbox.hpp"
 
 #include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
 #include <spawn.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <stdexcept>
+#include <thread>
 #include <optional>
 
 #include <spdlog/spdlog.h>
@@ -203,6 +210,31 @@ pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms) {
         ::usleep(200);
     }
     return -1;
+}
+
+UniqueFd loopback_network_namespace() {
+    UniqueFd netns;
+    // On a thread of its own: unshare changes the namespace of the calling thread only.
+    std::thread([&netns] {
+        if (::unshare(CLONE_NEWNET) != 0) return;
+        UniqueFd control(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+        ifreq request{};
+        std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+        if (!control.valid() || ::ioctl(control.get(), SIOCGIFFLAGS, &request) != 0) return;
+        request.ifr_flags |= IFF_UP | IFF_RUNNING;
+        if (::ioctl(control.get(), SIOCSIFFLAGS, &request) != 0) return;
+        netns.reset(::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC));
+    }).join();
+    return netns;
+}
+
+InNetworkNamespace::InNetworkNamespace(int netns) : home_(::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) {
+    if (!home_.valid() || ::setns(netns, CLONE_NEWNET) != 0)
+        throw std::runtime_error(std::string("cannot enter a seat's network namespace: ") + std::strerror(errno));
+}
+
+InNetworkNamespace::~InNetworkNamespace() {
+    if (::setns(home_.get(), CLONE_NEWNET) != 0) std::abort();  // a thread left in a seat's namespace would misroute every later socket
 }
 
 int unwrap_sandbox_status(int status) {

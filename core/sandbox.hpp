@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/unique_fd.hpp"
+
 namespace arb {
 
 enum class SandboxMode {
@@ -41,6 +43,24 @@ struct SandboxedCommand {
 
 // The bwrap command line that runs `command` confined: argv for execv, argv[0] = bwrap's path.
 std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command);
+
+// A network namespace of its own for one TCP or HTTP seat, with only its loopback up: the bot
+// joins it before bwrap runs (SpawnRequest::netns), and the arbiter creates that seat's sockets
+// in it, so the bot reaches the arbiter and nothing else (not another seat's port, not the
+// machine's). Invalid when the arbiter may not make one (it needs CAP_SYS_ADMIN: root).
+UniqueFd loopback_network_namespace();
+
+// Runs the calling thread in `netns` until destroyed (sockets made meanwhile belong to it).
+class InNetworkNamespace {
+public:
+    explicit InNetworkNamespace(int netns);
+    ~InNetworkNamespace();
+    InNetworkNamespace(const InNetworkNamespace&) = delete;
+    InNetworkNamespace& operator=(const InNetworkNamespace&) = delete;
+
+private:
+    UniqueFd home_;
+};
 
 // The host pid of the bot's own program under a bwrap process: bwrap -> the namespace's init
 // -> the program. Waits up to `wait_ms` for the program to be started; -1 if it was not.

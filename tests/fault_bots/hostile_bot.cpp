@@ -8,6 +8,7 @@
 //   --connect PORT   open a TCP connection to 127.0.0.1:PORT
 //   --daemon         double-fork a setsid() daemon that sleeps (it keeps this command line)
 //   --write PATH     create PATH
+// --tcp: talk to the arbiter over TCP (127.0.0.1:$ARBITER_PORT) instead of stdin/stdout.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -125,6 +126,19 @@ std::string attack(const Options& o) {
     return "";
 }
 
+// The socket becomes stdin and stdout, so the line loop serves a TCP seat unchanged.
+void talk_over_tcp() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(std::atoi(std::getenv("ARBITER_PORT"))));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) std::exit(65);
+    ::dup2(fd, STDIN_FILENO);
+    ::dup2(fd, STDOUT_FILENO);
+    ::close(fd);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,6 +147,7 @@ int main(int argc, char** argv) {
         const std::string a = argv[i];
         if (a == "--target" && i + 1 < argc) o.target = argv[++i];
         else if (a == "--tag" && i + 1 < argc) ++i;  // only marks the command line
+        else if (a == "--tcp") talk_over_tcp();
         else if ((a == "--environ" || a == "--connect" || a == "--write") && i + 1 < argc) o.attack = a, o.argument = argv[++i];
         else o.attack = a;
     }

@@ -120,6 +120,29 @@ TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the hos
     ::close(listener);
 }
 
+TEST_CASE("a confined TCP bot reaches the arbiter on its own loopback and nothing else") {
+    if (!bwrap_works()) return;
+    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(listener, 4) == 0);
+    socklen_t length = sizeof address;
+    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+    const std::string port = std::to_string(ntohs(address.sin_port));
+    auto attempt = [&](SandboxMode mode) {
+        SeatLaunch seat = hostile_seat("tcp", {"--tcp", "--connect", port});
+        seat.channel = ChannelKind::tcp_client;
+        auto table = launch_one(seat, with_sandbox(mode));
+        return ask(*table, 0, "attack");  // answered over its TCP connection to the arbiter
+    };
+    // A port of the machine (or of another seat, which has a loopback of its own) is out of reach.
+    CHECK(attempt(SandboxMode::bwrap).rfind("not connected", 0) == 0);
+    CHECK(attempt(SandboxMode::none) == "connected");
+    ::close(listener);
+}
+
 TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
     if (!bwrap_works()) return;
     const auto own = scratch_dir("confined-own");
