@@ -25,7 +25,7 @@ struct GridDistribution {
 
     void normalise() {
         double total = 0;
-        for (double v : p) total += v;
+        for (std::size_t i = p.size(); i-- > 0;) total += p[i];  // bayeselo sums from the top down
         for (double& v : p) v /= total;
     }
 
@@ -58,11 +58,11 @@ std::vector<double> negative_hessian_without_last(const Condensed& c, const std:
         double diagonal = 0;
         for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
             const Edge& e = c.edges[k];
-            const double curvature = edge_curvature(e, gamma[p], gamma[e.opponent], tw, td) * k2;
+            const double curvature = edge_curvature(e, gamma[p], gamma[e.opponent], tw, td);
             diagonal += curvature;
-            if (e.opponent < m) h[static_cast<std::size_t>(p) * m + e.opponent] = -curvature;
+            if (e.opponent < m) h[static_cast<std::size_t>(p) * m + e.opponent] = -(curvature * k2);
         }
-        h[static_cast<std::size_t>(p) * m + p] = diagonal;
+        h[static_cast<std::size_t>(p) * m + p] = diagonal * k2;  // summed first, scaled once, as bayeselo
     }
     return h;
 }
