@@ -98,14 +98,16 @@ std::vector<std::size_t> add_real_game_counts(const std::vector<PairCounts>& pai
 // each player p spreads P/4 * n_ij / N_p virtual draws into each draw cell of the pair, in
 // float, the higher-numbered player's share first (its AddPrior walks the players downwards).
 // A prior other than bayeselo's default 2 is what its `prior P` command leaves: the default
-// added first, then P - 2 the same way.
+// added first, then P - 2 the same way. Prior 0 adds nothing: bayeselo's `prior 0` leaves float
+// crumbs of +2 - 2 in the cells (often negative, and its ratings NaN).
 float draw_cell(double real_draws, double pair_games, std::int64_t lo_games, std::int64_t hi_games, double prior) {
     auto share = [pair_games](float stage, std::int64_t player_games) {
         const auto per_game = static_cast<float>(static_cast<double>(stage) * 0.25 / static_cast<double>(player_games));
         return per_game * static_cast<float>(pair_games);
     };
-    const float first = 2.0f, second = static_cast<float>(prior) - first;
     float cell = static_cast<float>(real_draws);
+    if (prior == 0) return cell;
+    const float first = 2.0f, second = static_cast<float>(prior) - first;
     cell += share(first, hi_games);
     cell += share(first, lo_games);
     if (second != 0) {
@@ -117,10 +119,17 @@ float draw_cell(double real_draws, double pair_games, std::int64_t lo_games, std
 
 // One side of a pair as the edge of player i against j, from bayeselo's float cells:
 // [0] i White loses, [1] i White draws, [2] i White wins, then the same with j White.
-Edge make_edge(int opponent, const float cell[6], double games) {
-    Edge e;
+struct Side {
+    Edge edge;
+    LikelihoodCounts likelihood;
+    std::size_t last_game = 0;
+};
+
+Side make_side(int opponent, const float cell[6], double games, std::size_t last_game) {
+    Side side;
+    Edge& e = side.edge;
     e.opponent = opponent;
-    e.i_white_win_draw = cell[2] + cell[1];
+    e.i_white_win_draw = cell[2] + cell[1];  // float sums, as bayeselo's MM forms them
     e.i_white_loss_draw = cell[0] + cell[1];
     e.j_white_win_draw = cell[5] + cell[4];
     e.j_white_loss_draw = cell[3] + cell[4];
@@ -131,7 +140,10 @@ Edge make_edge(int opponent, const float cell[6], double games) {
     successes += cell[4];
     e.successes = successes;
     e.white_draws = cell[1];
-    return e;
+    auto exact = [&](int a, int b) { return static_cast<double>(cell[a]) + static_cast<double>(cell[b]); };
+    side.likelihood = {exact(2, 1), exact(0, 1), exact(5, 4), exact(3, 4)};
+    side.last_game = last_game;
+    return side;
 }
 
 // The CSR opponent lists with the prior's virtual draws, each list in bayeselo's order (latest
@@ -140,8 +152,7 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
                double prior, Condensed& c) {
     c.first_edge.assign(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) c.first_edge[i + 1] = c.first_edge[i] + degree[i];
-    c.edges.resize(c.first_edge[n]);
-    std::vector<std::size_t> last_game(c.edges.size());
+    std::vector<Side> sides(c.first_edge[n]);
     std::vector<std::size_t> fill(c.first_edge.begin(), c.first_edge.end() - 1);
     for (const PairCounts& pc : pairs) {
         const double games = pc.games();
@@ -151,22 +162,28 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
         const float lo_side[6] = {static_cast<float>(pc.count[0]), lo_white_draw, static_cast<float>(pc.count[2]),
                                   static_cast<float>(pc.count[3]), hi_white_draw, static_cast<float>(pc.count[5])};
         const float hi_side[6] = {lo_side[3], lo_side[4], lo_side[5], lo_side[0], lo_side[1], lo_side[2]};
-        last_game[fill[pc.lo]] = last_game[fill[pc.hi]] = pc.last_game;
-        c.edges[fill[pc.lo]++] = make_edge(pc.hi, lo_side, games);
-        c.edges[fill[pc.hi]++] = make_edge(pc.lo, hi_side, games);
+        sides[fill[pc.lo]++] = make_side(pc.hi, lo_side, games, pc.last_game);
+        sides[fill[pc.hi]++] = make_side(pc.lo, hi_side, games, pc.last_game);
     }
-    std::vector<std::pair<std::size_t, Edge>> list;
+    c.edges.resize(sides.size());
+    c.likelihood.resize(sides.size());
     for (std::size_t p = 0; p < n; ++p) {
-        list.clear();
-        for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) list.emplace_back(last_game[k], c.edges[k]);
-        std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        for (std::size_t k = 0; k < list.size(); ++k) c.edges[c.first_edge[p] + k] = list[k].second;
+        const auto begin = sides.begin() + static_cast<std::ptrdiff_t>(c.first_edge[p]);
+        const auto end = sides.begin() + static_cast<std::ptrdiff_t>(c.first_edge[p + 1]);
+        std::sort(begin, end, [](const Side& a, const Side& b) { return a.last_game > b.last_game; });
+    }
+    for (std::size_t k = 0; k < sides.size(); ++k) {
+        c.edges[k] = sides[k].edge;
+        c.likelihood[k] = sides[k].likelihood;
     }
     c.successes.assign(n, 0);
+    c.likelihood_successes.assign(n, 0);
     for (std::size_t p = n; p-- > 0;) {
         for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
             const Edge& e = c.edges[k];
+            const LikelihoodCounts& l = c.likelihood[k];
             c.successes[p] += e.successes;
+            c.likelihood_successes[p] += l.i_white_win_draw + l.j_white_loss_draw;
             c.total_draws += e.white_draws;
             c.total_white_win_draw += e.i_white_win_draw;
         }

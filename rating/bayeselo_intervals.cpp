@@ -157,7 +157,8 @@ double discretised_normal_quantile(double confidence) {
 //
 // Speed: with rho = gamma_i/gamma_j = E(x) * exp(-kNatPerElo r_j), the log-likelihood is
 //   A_i ln E(x) - sum_j [a1 ln(tw rho + td) + a2 ln(td tw rho + 1) + a3 ln(tw + td rho) + a4 ln(td tw + rho)]
-// plus a constant, so each grid point costs 4 logs per opponent and nothing per non-opponent.
+// plus a constant (a1..a4 and A_i from the float cells taken one by one, as bayeselo's likelihood takes
+// them), so each grid point costs 4 logs per opponent and nothing per non-opponent.
 // The curve is log-concave, so it is evaluated outward from the rating until it falls 40 nats
 // below its maximum; the points left out weigh less than e^-40 each, which does not change a
 // double-precision sum of the normalised curve.
@@ -183,10 +184,10 @@ void exact_intervals(const Condensed& c, const std::vector<double>& elo, double 
             const double delta = (x - elo[p]) * shift_share;
             const double ln_e = kNatPerElo * (x + delta);
             const double e_x = std::exp(ln_e);
-            double sum = c.successes[p] * ln_e;
+            double sum = c.likelihood_successes[p] * ln_e;
             for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
-                const Edge& e = c.edges[k];
-                const double rho = e_x * inverse_exp[e.opponent];
+                const LikelihoodCounts& e = c.likelihood[k];
+                const double rho = e_x * inverse_exp[c.edges[k].opponent];
                 sum -= e.i_white_win_draw * std::log(tw * rho + td) + e.i_white_loss_draw * std::log(tdw * rho + 1) +
                        e.j_white_win_draw * std::log(tw + td * rho) + e.j_white_loss_draw * std::log(tdw + rho);
             }

@@ -42,11 +42,20 @@ struct Edge {
 // players that have at least one game, with the prior already added. Each list is in the order
 // bayeselo walks it (the opponent met most recently first), and every sum over players runs from
 // the highest index down as there, so that the floating-point sums are the same.
+// exactdist's log-likelihood takes each of bayeselo's float cells on its own (w_ij log P(win) +
+// d_ij log P(draw) + ...), not the float-rounded sums the MM uses: its coefficients are the same
+// sums taken exactly, in double.
+struct LikelihoodCounts {
+    double i_white_win_draw = 0, i_white_loss_draw = 0, j_white_win_draw = 0, j_white_loss_draw = 0;
+};
+
 struct Condensed {
     int n = 0;
     std::vector<int> model_to_player;  // model index -> ResultSet player index
     std::vector<std::size_t> first_edge;  // n + 1 offsets into edges
     std::vector<Edge> edges;
+    std::vector<LikelihoodCounts> likelihood;  // parallel to edges
+    std::vector<double> likelihood_successes;  // per player, as successes but summed exactly
     std::vector<double> successes;     // A_i: wins + draws (prior included)
     // Real-game statistics for the table.
     std::vector<std::int64_t> games, wins, draws, losses;
