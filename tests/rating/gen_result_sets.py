@@ -80,8 +80,8 @@ def model_set(seed, players, games, sd, advantage, drawelo, local_share, prefix)
 def awkward_set(seed):
     """Sparse and unusual: a ring where each player meets only its near neighbours a few times,
     one player who wins every game, one who loses every game, one who never draws, one with a
-    single game, one who is always White, long and short names, players first seen in a mixed
-    order."""
+    single game, one who is always White, two with exactly equal ratings, long and short names,
+    players first seen in a mixed order."""
     rng = SplitMix64(seed)
     count = 70
     names = [f"R{i}" if i % 7 else f"Ring-Engine-{i:02d}" for i in range(count)]
@@ -113,6 +113,9 @@ def awkward_set(seed):
     # Interleave the special games into the ring games at seeded places.
     for g in specials:
         games.insert(rng.below(len(games) + 1), g)
+    # Twins, last in the file: one loss each to the same earlier player, so their ratings are
+    # exactly equal and their order is the one bayeselo's std::sort gives.
+    games += [(names[0], "TwinA", "1-0"), (names[0], "TwinB", "1-0")]
     return games
 
 
