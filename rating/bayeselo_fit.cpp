@@ -117,33 +117,49 @@ float draw_cell(double real_draws, double pair_games, std::int64_t lo_games, std
     return cell;
 }
 
-// One side of a pair as the edge of player i against j, from bayeselo's float cells:
-// [0] i White loses, [1] i White draws, [2] i White wins, then the same with j White.
-struct Side {
-    Edge edge;
-    LikelihoodCounts likelihood;
+// The per-edge numbers only the sums below need: A_i's term (w_ij + d_ij + l_ji + d_ji, left to
+// right in float), the draws of i as White, and the pair's latest game, which orders the lists.
+struct EdgeExtras {
+    float successes = 0, white_draws = 0;
     std::size_t last_game = 0;
 };
 
-Side make_side(int opponent, const float cell[6], double games, std::size_t last_game) {
-    Side side;
-    Edge& e = side.edge;
+// One side of a pair as the edge of player i against j, from bayeselo's float cells:
+// [0] i White loses, [1] i White draws, [2] i White wins, then the same with j White.
+void set_side(std::size_t k, int opponent, const float cell[6], double games, std::size_t last_game, Condensed& c,
+              std::vector<EdgeExtras>& extras) {
+    Edge& e = c.edges[k];
     e.opponent = opponent;
     e.i_white_win_draw = cell[2] + cell[1];  // float sums, as bayeselo's MM forms them
     e.i_white_loss_draw = cell[0] + cell[1];
     e.j_white_win_draw = cell[5] + cell[4];
     e.j_white_loss_draw = cell[3] + cell[4];
     e.real_games = games;
-    // A_i: w_ij + d_ij + l_ji + d_ji, left to right in float.
+    auto exact = [&](int a, int b) { return static_cast<double>(cell[a]) + static_cast<double>(cell[b]); };
+    c.likelihood[k] = {exact(2, 1), exact(0, 1), exact(5, 4), exact(3, 4)};
     float successes = cell[2] + cell[1];
     successes += cell[3];
     successes += cell[4];
-    e.successes = successes;
-    e.white_draws = cell[1];
-    auto exact = [&](int a, int b) { return static_cast<double>(cell[a]) + static_cast<double>(cell[b]); };
-    side.likelihood = {exact(2, 1), exact(0, 1), exact(5, 4), exact(3, 4)};
-    side.last_game = last_game;
-    return side;
+    extras[k] = {successes, cell[1], last_game};
+}
+
+// Puts the edges [begin, end) in bayeselo's order for one player: the latest opponent first.
+void order_like_bayeselo(std::size_t begin, std::size_t end, Condensed& c, std::vector<EdgeExtras>& extras) {
+    std::vector<std::size_t> order(end - begin);
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return extras[a].last_game > extras[b].last_game; });
+    std::vector<Edge> edges(order.size());
+    std::vector<LikelihoodCounts> likelihood(order.size());
+    std::vector<EdgeExtras> moved(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        edges[k] = c.edges[order[k]];
+        likelihood[k] = c.likelihood[order[k]];
+        moved[k] = extras[order[k]];
+    }
+    std::copy(edges.begin(), edges.end(), c.edges.begin() + static_cast<std::ptrdiff_t>(begin));
+    std::copy(likelihood.begin(), likelihood.end(), c.likelihood.begin() + static_cast<std::ptrdiff_t>(begin));
+    std::copy(moved.begin(), moved.end(), extras.begin() + static_cast<std::ptrdiff_t>(begin));
 }
 
 // The CSR opponent lists with the prior's virtual draws, each list in bayeselo's order (latest
@@ -152,7 +168,9 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
                double prior, Condensed& c) {
     c.first_edge.assign(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) c.first_edge[i + 1] = c.first_edge[i] + degree[i];
-    std::vector<Side> sides(c.first_edge[n]);
+    c.edges.resize(c.first_edge[n]);
+    c.likelihood.resize(c.first_edge[n]);
+    std::vector<EdgeExtras> extras(c.first_edge[n]);
     std::vector<std::size_t> fill(c.first_edge.begin(), c.first_edge.end() - 1);
     for (const PairCounts& pc : pairs) {
         const double games = pc.games();
@@ -162,30 +180,19 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
         const float lo_side[6] = {static_cast<float>(pc.count[0]), lo_white_draw, static_cast<float>(pc.count[2]),
                                   static_cast<float>(pc.count[3]), hi_white_draw, static_cast<float>(pc.count[5])};
         const float hi_side[6] = {lo_side[3], lo_side[4], lo_side[5], lo_side[0], lo_side[1], lo_side[2]};
-        sides[fill[pc.lo]++] = make_side(pc.hi, lo_side, games, pc.last_game);
-        sides[fill[pc.hi]++] = make_side(pc.lo, hi_side, games, pc.last_game);
+        set_side(fill[pc.lo]++, pc.hi, lo_side, games, pc.last_game, c, extras);
+        set_side(fill[pc.hi]++, pc.lo, hi_side, games, pc.last_game, c, extras);
     }
-    c.edges.resize(sides.size());
-    c.likelihood.resize(sides.size());
-    for (std::size_t p = 0; p < n; ++p) {
-        const auto begin = sides.begin() + static_cast<std::ptrdiff_t>(c.first_edge[p]);
-        const auto end = sides.begin() + static_cast<std::ptrdiff_t>(c.first_edge[p + 1]);
-        std::sort(begin, end, [](const Side& a, const Side& b) { return a.last_game > b.last_game; });
-    }
-    for (std::size_t k = 0; k < sides.size(); ++k) {
-        c.edges[k] = sides[k].edge;
-        c.likelihood[k] = sides[k].likelihood;
-    }
+    for (std::size_t p = 0; p < n; ++p) order_like_bayeselo(c.first_edge[p], c.first_edge[p + 1], c, extras);
     c.successes.assign(n, 0);
     c.likelihood_successes.assign(n, 0);
     for (std::size_t p = n; p-- > 0;) {
         for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
-            const Edge& e = c.edges[k];
             const LikelihoodCounts& l = c.likelihood[k];
-            c.successes[p] += e.successes;
+            c.successes[p] += extras[k].successes;
             c.likelihood_successes[p] += l.i_white_win_draw + l.j_white_loss_draw;
-            c.total_draws += e.white_draws;
-            c.total_white_win_draw += e.i_white_win_draw;
+            c.total_draws += extras[k].white_draws;
+            c.total_white_win_draw += c.edges[k].i_white_win_draw;
         }
     }
 }

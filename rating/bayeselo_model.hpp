@@ -34,8 +34,6 @@ struct Edge {
     double j_white_win_draw = 0;
     double j_white_loss_draw = 0;
     double real_games = 0;  // without the prior: weights of `oppo.` and of the prior itself
-    double successes = 0;   // i's wins + draws against j (prior included), summed in float
-    double white_draws = 0;  // draws of i as White (prior included): the theta_draw numerator
 };
 
 // The condensed results (bayeselo "elo" step): per-player opponent lists in CSR form over the
