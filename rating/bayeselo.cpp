@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -19,6 +20,13 @@ using namespace bayeselo_model;
 
 // bayeselo prints with round-half-away-from-zero.
 long long round_half_away(double x) { return x > 0 ? static_cast<long long>(x + 0.5) : static_cast<long long>(x - 0.5); }
+
+// A float as a C++ stream prints it by default (%g, 6 significant digits): 1e+06 for a million.
+std::string stream_float(float x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(x));
+    return text;
+}
 
 void check_options(const ResultSet& results, const EloOptions& options) {
     if (results.games().empty()) throw UserError("no results to rate (the selection has no games)");
@@ -57,7 +65,7 @@ void interval_widths(const Condensed& c, const std::vector<double>& elo, const s
                 double curvature = 0;
                 for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k)
                     curvature += edge_curvature(c.edges[k], gamma[p], gamma[c.edges[k].opponent], tw, td);
-                lower[p] = upper[p] = z * std::sqrt(1.0 / (curvature * kNatPerElo * kNatPerElo));
+                lower[p] = upper[p] = z * std::sqrt(1.0 / (curvature * (kNatPerElo * kNatPerElo)));
             }
             break;
         }
@@ -72,12 +80,13 @@ double display_offset(const ResultSet& results, const EloOptions& options, const
     return options.offset - out.scale * out.model_elo[anchor];
 }
 
-// Rows sorted by internal rating, best first (A.3); ties keep player order.
+// Rows sorted by internal rating, best first (A.3). Players with exactly equal ratings come in
+// the order bayeselo's std::sort of the player numbers leaves them (not necessarily stable).
 void add_table_rows(const ResultSet& results, const Condensed& c, const std::vector<double>& elo,
                     const std::vector<double>& lower, const std::vector<double>& upper, RatingResult& out) {
     std::vector<int> order(static_cast<std::size_t>(c.n));
     for (int i = 0; i < c.n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return elo[a] > elo[b]; });
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return elo[a] > elo[b]; });
     for (int rank = 0; rank < c.n; ++rank) {
         const int i = order[rank];
         RatingRow row;
@@ -94,7 +103,7 @@ void add_table_rows(const ResultSet& results, const Condensed& c, const std::vec
         const double games = static_cast<double>(c.games[i]);
         row.score = (static_cast<double>(c.wins[i]) + 0.5 * static_cast<double>(c.draws[i])) / games;
         row.draws = static_cast<double>(c.draws[i]) / games;
-        double opponent_total = 0;
+        double opponent_total = 0;  // in bayeselo's opponent order
         for (std::size_t k = c.first_edge[i]; k < c.first_edge[i + 1]; ++k)
             opponent_total += c.edges[k].real_games * elo[c.edges[k].opponent];
         row.oppo = out.scale * (opponent_total / games) + out.offset;
@@ -113,15 +122,18 @@ void add_covariance_and_los(const ResultSet& results, const Condensed& c, const 
                 cov[static_cast<std::size_t>(i) * c.n + j];
     if (!want_los) return;
     out.los.assign(players * players, 0.0);
-    for (int i = 0; i < c.n; ++i) {
-        for (int j = 0; j < c.n; ++j) {
-            if (i == j) continue;
-            const double variance = cov[static_cast<std::size_t>(i) * c.n + i] +
-                                    cov[static_cast<std::size_t>(j) * c.n + j] -
-                                    2 * cov[static_cast<std::size_t>(i) * c.n + j];
-            // P(r_i > r_j) = Phi((r_i - r_j) / sigma) = erfc((r_j - r_i) / (sigma sqrt 2)) / 2
-            const double los = 0.5 * std::erfc((elo[j] - elo[i]) / std::sqrt(2 * variance));
-            out.los[static_cast<std::size_t>(c.model_to_player[i]) * players + c.model_to_player[j]] = los;
+    auto at = [&](int i, int j) -> double& {
+        return out.los[static_cast<std::size_t>(c.model_to_player[i]) * players + c.model_to_player[j]];
+    };
+    const auto n = static_cast<std::size_t>(c.n);
+    for (int i = 1; i < c.n; ++i) {
+        for (int j = 0; j < i; ++j) {
+            // As bayeselo: one x per pair (i > j), from the variance of r_i - r_j summed in its order;
+            // P(r_i > r_j) = Phi((r_i - r_j) / sigma) = erfc(x) / 2 with x = (r_j - r_i) / (sigma sqrt 2).
+            const double variance = cov[i * n + i] + cov[j * n + j] - cov[i * n + j] - cov[j * n + i];
+            const double x = (elo[j] - elo[i]) / std::sqrt(2 * variance);
+            at(i, j) = std::erfc(x) / 2;
+            at(j, i) = std::erfc(-x) / 2;
         }
     }
 }
@@ -134,11 +146,10 @@ RatingResult rate(const ResultSet& results, const EloOptions& options) {
     const Condensed c = condense(results, options.prior);
     const Fit fit = minorize_maximize(c, options);
     const std::vector<double> elo = centred_elos(fit.gamma);
-    const double tw = fit.theta_white, td = fit.theta_draw;
 
     RatingResult out;
-    out.advantage = options.fit_advantage ? theta_to_elo(tw) : options.advantage;
-    out.drawelo = options.fit_drawelo ? theta_to_elo(td) : options.drawelo;
+    out.advantage = options.fit_advantage ? theta_to_elo(fit.theta_white) : options.advantage;
+    out.drawelo = options.fit_drawelo ? theta_to_elo(fit.theta_draw) : options.drawelo;
     out.sweeps = fit.sweeps;
     out.converged = fit.converged;
     out.player_count = static_cast<std::size_t>(c.n);
@@ -151,6 +162,8 @@ RatingResult rate(const ResultSet& results, const EloOptions& options) {
     std::vector<double> gamma(static_cast<std::size_t>(c.n));
     for (int i = 0; i < c.n; ++i) gamma[i] = elo_to_theta(elo[i]);
 
+    // bayeselo keeps the thetas as Elo after mm and converts them back for the intervals.
+    const double tw = elo_to_theta(out.advantage), td = elo_to_theta(out.drawelo);
     std::vector<double> lower(static_cast<std::size_t>(c.n)), upper(static_cast<std::size_t>(c.n));
     const bool need_covariance =
         options.intervals == IntervalMethod::covariance || options.want_covariance || options.want_los;
@@ -187,10 +200,16 @@ std::string format_ratings_table(const RatingResult& result) {
     std::string out = fmt::format("{:>4} {:<{}} {:>5} {:>4} {:>4} {:>5} {:>5} {:>5} {:>5} \n", "Rank", "Name", width,
                                   "Elo", "+", "-", "games", "score", "oppo.", "draws");
     for (const RatingRow& row : result.rows) {
+        // bayeselo's arithmetic: the game count is a float (printed as C++ streams print one),
+        // score = (2 wins + draws) / 2, and the percentages are 100 * x / games in that order
+        // (100 * (x / games) lands on the other side of .5 for, e.g., 23 points in 40 games).
+        const auto games = static_cast<float>(row.games);
+        const double score = static_cast<double>(static_cast<float>(2 * row.wins + row.draw_count)) / 2;
+        const double draws = static_cast<double>(100 * static_cast<float>(row.draw_count));
         out += fmt::format("{:>4} {:<{}} {:>5} {:>4} {:>4} {:>5} {:>4}% {:>5} {:>4}% \n", row.rank, row.name, width,
-                           round_half_away(row.elo), round_half_away(row.plus), round_half_away(row.minus), row.games,
-                           round_half_away(100 * row.score), round_half_away(row.oppo),
-                           round_half_away(100 * row.draws));
+                           round_half_away(row.elo), round_half_away(row.plus), round_half_away(row.minus),
+                           stream_float(games), round_half_away(100 * score / games), round_half_away(row.oppo),
+                           round_half_away(draws / static_cast<double>(games)));
     }
     return out;
 }
@@ -210,19 +229,29 @@ std::string format_los_matrix(const RatingResult& result, int first, int count, 
     std::size_t name_width = 0;
     for (const RatingRow& row : result.rows) name_width = std::max(name_width, row.name.size());
 
+    // bayeselo's `los` sorts its player order by rating again, starting from the order `ratings`
+    // left; with exactly equal ratings that second std::sort can swap players once more.
+    std::vector<int> order(result.rows.size());
+    for (std::size_t r = 0; r < order.size(); ++r) order[r] = static_cast<int>(r);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        return result.model_elo[static_cast<std::size_t>(result.rows[a].player)] >
+               result.model_elo[static_cast<std::size_t>(result.rows[b].player)];
+    });
+    auto row = [&](int position) -> const RatingRow& { return result.rows[static_cast<std::size_t>(order[position])]; };
+
     std::string out = fmt::format("{:<{}} ", "", name_width);
     for (int q = first; q < first + count; ++q)
-        out += fmt::format("{:>{}}", result.rows[q].name.substr(0, static_cast<std::size_t>(width - 1)), width);
+        out += fmt::format("{:>{}}", row(q).name.substr(0, static_cast<std::size_t>(width - 1)), width);
     out += '\n';
     for (int p = first; p < first + count; ++p) {
-        out += fmt::format("{:<{}} ", result.rows[p].name, name_width);
+        out += fmt::format("{:<{}} ", row(p).name, name_width);
         for (int q = first; q < first + count; ++q) {
             if (p == q) {
                 out += fmt::format("{:>{}}", "", width);
             } else {
                 // Truncated, not rounded (A.2 "los").
-                const double los = result.los[static_cast<std::size_t>(result.rows[p].player) * players +
-                                              static_cast<std::size_t>(result.rows[q].player)];
+                const double los = result.los[static_cast<std::size_t>(row(p).player) * players +
+                                              static_cast<std::size_t>(row(q).player)];
                 out += fmt::format("{:>{}}", static_cast<long long>(los * multiplier), width);
             }
         }

@@ -25,7 +25,7 @@ struct GridDistribution {
 
     void normalise() {
         double total = 0;
-        for (double v : p) total += v;
+        for (std::size_t i = p.size(); i-- > 0;) total += p[i];  // bayeselo sums from the top down
         for (double& v : p) v /= total;
     }
 
@@ -58,11 +58,11 @@ std::vector<double> negative_hessian_without_last(const Condensed& c, const std:
         double diagonal = 0;
         for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
             const Edge& e = c.edges[k];
-            const double curvature = edge_curvature(e, gamma[p], gamma[e.opponent], tw, td) * k2;
+            const double curvature = edge_curvature(e, gamma[p], gamma[e.opponent], tw, td);
             diagonal += curvature;
-            if (e.opponent < m) h[static_cast<std::size_t>(p) * m + e.opponent] = -curvature;
+            if (e.opponent < m) h[static_cast<std::size_t>(p) * m + e.opponent] = -(curvature * k2);
         }
-        h[static_cast<std::size_t>(p) * m + p] = diagonal;
+        h[static_cast<std::size_t>(p) * m + p] = diagonal * k2;  // summed first, scaled once, as bayeselo
     }
     return h;
 }
@@ -157,7 +157,8 @@ double discretised_normal_quantile(double confidence) {
 //
 // Speed: with rho = gamma_i/gamma_j = E(x) * exp(-kNatPerElo r_j), the log-likelihood is
 //   A_i ln E(x) - sum_j [a1 ln(tw rho + td) + a2 ln(td tw rho + 1) + a3 ln(tw + td rho) + a4 ln(td tw + rho)]
-// plus a constant, so each grid point costs 4 logs per opponent and nothing per non-opponent.
+// plus a constant (a1..a4 and A_i from the float cells taken one by one, as bayeselo's likelihood takes
+// them), so each grid point costs 4 logs per opponent and nothing per non-opponent.
 // The curve is log-concave, so it is evaluated outward from the rating until it falls 40 nats
 // below its maximum; the points left out weigh less than e^-40 each, which does not change a
 // double-precision sum of the normalised curve.
@@ -183,10 +184,10 @@ void exact_intervals(const Condensed& c, const std::vector<double>& elo, double 
             const double delta = (x - elo[p]) * shift_share;
             const double ln_e = kNatPerElo * (x + delta);
             const double e_x = std::exp(ln_e);
-            double sum = c.successes[p] * ln_e;
+            double sum = c.likelihood_successes[p] * ln_e;
             for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
-                const Edge& e = c.edges[k];
-                const double rho = e_x * inverse_exp[e.opponent];
+                const LikelihoodCounts& e = c.likelihood[k];
+                const double rho = e_x * inverse_exp[c.edges[k].opponent];
                 sum -= e.i_white_win_draw * std::log(tw * rho + td) + e.i_white_loss_draw * std::log(tdw * rho + 1) +
                        e.j_white_win_draw * std::log(tw + td * rho) + e.j_white_loss_draw * std::log(tdw + rho);
             }

@@ -20,7 +20,9 @@ inline double elo_to_theta(double elo) { return std::pow(10.0, elo / 400.0); }
 inline double theta_to_elo(double theta) { return 400.0 * std::log10(theta); }
 
 // One opponent of a player, seen from that player ("i") against the opponent ("j").
-// The four sums are the only counts the likelihood needs (prior draws included):
+// The four sums are the only counts the likelihood needs (prior draws included). bayeselo keeps
+// its counts as float and forms these sums in float; the values here are those floats, so that
+// every later step sees the same numbers:
 //   i_white_win_draw  = wins + draws of i as White vs j
 //   i_white_loss_draw = losses + draws of i as White vs j
 //   j_white_win_draw  = wins + draws of j as White vs i
@@ -35,16 +37,27 @@ struct Edge {
 };
 
 // The condensed results (bayeselo "elo" step): per-player opponent lists in CSR form over the
-// players that have at least one game, with the prior already added.
+// players that have at least one game, with the prior already added. Each list is in the order
+// bayeselo walks it (the opponent met most recently first), and every sum over players runs from
+// the highest index down as there, so that the floating-point sums are the same.
+// exactdist's log-likelihood takes each of bayeselo's float cells on its own (w_ij log P(win) +
+// d_ij log P(draw) + ...), not the float-rounded sums the MM uses: its coefficients are the same
+// sums taken exactly, in double.
+struct LikelihoodCounts {
+    double i_white_win_draw = 0, i_white_loss_draw = 0, j_white_win_draw = 0, j_white_loss_draw = 0;
+};
+
 struct Condensed {
     int n = 0;
     std::vector<int> model_to_player;  // model index -> ResultSet player index
     std::vector<std::size_t> first_edge;  // n + 1 offsets into edges
     std::vector<Edge> edges;
+    std::vector<LikelihoodCounts> likelihood;  // parallel to edges
+    std::vector<double> likelihood_successes;  // per player, as successes but summed exactly
     std::vector<double> successes;     // A_i: wins + draws (prior included)
     // Real-game statistics for the table.
     std::vector<std::int64_t> games, wins, draws, losses;
-    // Totals for the theta updates: sum over White cells of draws (prior included).
+    // Numerators of the theta updates: draws (prior included) and wins + draws of White.
     double total_draws = 0;
     double total_white_win_draw = 0;
 };
@@ -70,9 +83,9 @@ inline double edge_curvature(const Edge& e, double gp, double go, double tw, dou
     const double d2 = td * tw * gp + go;
     const double d3 = tw * go + td * gp;
     const double d4 = td * tw * go + gp;
-    return (e.i_white_win_draw / (d1 * d1) + e.i_white_loss_draw / (d2 * d2) + e.j_white_win_draw / (d3 * d3) +
-            e.j_white_loss_draw / (d4 * d4)) *
-           gp * go * td * tw;
+    const double sum = e.i_white_win_draw / (d1 * d1) + e.i_white_loss_draw / (d2 * d2) +
+                       e.j_white_win_draw / (d3 * d3) + e.j_white_loss_draw / (d4 * d4);
+    return sum * (gp * go * td * tw);  // bayeselo's grouping: the product first
 }
 
 // bayeselo_intervals.cpp

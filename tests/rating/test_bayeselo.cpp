@@ -10,6 +10,7 @@
 
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
+#include "rating/bayeselo_model.hpp"
 #include "rating/synthetic.hpp"
 
 using namespace arb::rating;
@@ -339,6 +340,31 @@ TEST_CASE("the ratings table has bayeselo's columns and widths") {
     CHECK(row1.substr(45, 6) == "  33% ");
     CHECK(row1.back() == '\n');
     CHECK(row1[row1.size() - 2] == ' ');
+}
+
+TEST_CASE("score and draw percentages round as bayeselo computes them, 100 * x / games") {
+    // 23 points of 40 is 57.5 %: 100 * 23 / 40 is exactly 57.5 (printed 58), while
+    // 100 * (23 / 40) is 57.49999... (it would print 57); the same for 23 draws in 40 games.
+    ResultSet rs;
+    for (int k = 0; k < 20; ++k) rs.add_game("A", "B", Outcome::white_wins);
+    for (int k = 0; k < 6; ++k) rs.add_game("B", "A", Outcome::draw);
+    for (int k = 0; k < 14; ++k) rs.add_game("B", "A", Outcome::white_wins);
+    ResultSet drawn;
+    for (int k = 0; k < 23; ++k) drawn.add_game("C", "D", Outcome::draw);
+    for (int k = 0; k < 17; ++k) drawn.add_game("D", "C", Outcome::white_wins);
+    const std::string table = format_ratings_table(rate(rs, EloOptions{}));
+    CHECK(table.find("   40   58% ") != std::string::npos);
+    CHECK(table.find("   40   43% ") != std::string::npos);
+    CHECK(table.find("   15% \n") != std::string::npos);
+    CHECK(format_ratings_table(rate(drawn, EloOptions{})).find("   58% \n") != std::string::npos);
+}
+
+TEST_CASE("the covariance route's z is bayeselo's discretised normal quantile, bit for bit") {
+    // Printed (%.17g) by bayeselo 0057's own CCDistribution(1000, -10, 10).SetNormal(0, 1)
+    // .GetUpperValue(c); the exact quantiles are 1.959964, 1.644854 and 2.575829.
+    CHECK(bayeselo_model::discretised_normal_quantile(0.95) == 1.9601273015853284);
+    CHECK(bayeselo_model::discretised_normal_quantile(0.90) == 1.6449705876679601);
+    CHECK(bayeselo_model::discretised_normal_quantile(0.99) == 2.5760229382234812);
 }
 
 TEST_CASE("offset shifts displayed ratings and can anchor a named player") {
