@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Whole-game wall time with two bots that hold still (the original engine is capped near
-# 87 turns/s here by its 10 ms poll; ants.md section 10, tag py3_hold_hold).
+# Whole-game wall time with two bots that hold still. The original is not run here (its 10 ms
+# poll caps it near 87 turns/s; ants.md section 10), so no ratio is claimed from this script;
+# tools/bench/ants/compare_original.py times both engines side by side.
 # Usage: tools/bench/ants/whole_game.sh [BUILD_DIR] [RUNS]
 set -euo pipefail
 build=${1:-build}
