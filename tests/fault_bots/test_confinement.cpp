@@ -80,6 +80,23 @@ std::pair<std::string, std::string> attack(SandboxMode mode, const std::string& 
     return {report, victim_reply};
 }
 
+// A TCP port listening on the machine's loopback, for bots to try to reach.
+struct HostListener {
+    HostListener() {
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        REQUIRE(::listen(fd, 4) == 0);
+        socklen_t length = sizeof address;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+        port = ntohs(address.sin_port);
+    }
+    ~HostListener() { ::close(fd); }
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int port = 0;
+};
+
 }  // namespace
 
 TEST_CASE("a confined bot cannot forge another bot's reply through /proc") {
@@ -106,31 +123,16 @@ TEST_CASE("a confined bot cannot read another bot's environment or kill it") {
 
 TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the host") {
     if (!bwrap_works()) return;
-    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    REQUIRE(::listen(listener, 4) == 0);
-    socklen_t length = sizeof address;
-    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
-    const std::string port = std::to_string(ntohs(address.sin_port));
+    const HostListener listener;
+    const std::string port = std::to_string(listener.port);
     CHECK(attack(SandboxMode::bwrap, marker("net"), {"--connect", port}).first.rfind("not connected", 0) == 0);
     CHECK(attack(SandboxMode::none, marker("net-open"), {"--connect", port}).first == "connected");
-    ::close(listener);
 }
 
 TEST_CASE("a confined TCP bot reaches the arbiter on its own loopback and nothing else") {
     if (!bwrap_works()) return;
-    const int listener = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    REQUIRE(::listen(listener, 4) == 0);
-    socklen_t length = sizeof address;
-    ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
-    const std::string port = std::to_string(ntohs(address.sin_port));
+    const HostListener listener;
+    const std::string port = std::to_string(listener.port);
     auto attempt = [&](SandboxMode mode) {
         SeatLaunch seat = hostile_seat("tcp", {"--tcp", "--connect", port});
         seat.channel = ChannelKind::tcp_client;
@@ -140,7 +142,6 @@ TEST_CASE("a confined TCP bot reaches the arbiter on its own loopback and nothin
     // A port of the machine (or of another seat, which has a loopback of its own) is out of reach.
     CHECK(attempt(SandboxMode::bwrap).rfind("not connected", 0) == 0);
     CHECK(attempt(SandboxMode::none) == "connected");
-    ::close(listener);
 }
 
 TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
