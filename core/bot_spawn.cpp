@@ -15,8 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <sstream>
 #include <mutex>
 #include <set>
 
@@ -45,20 +44,30 @@ namespace {
 std::mutex main_processes_mutex;
 std::set<pid_t> main_processes;  // spawned, not yet reaped by their table
 
+// A /proc file read with plain system calls: the process may vanish while it is read, and
+// iostreams would throw then.
+std::string read_proc(const std::string& path) {
+    std::string text;
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return text;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fd.get(), buffer, sizeof buffer)) > 0 && text.size() < (1 << 20);) text.append(buffer, n);
+    return text;
+}
+
 // Child pids of every thread of the arbiter (re-parented orphans go to any of them).
 std::vector<pid_t> own_children() {
     std::vector<pid_t> children;
     std::error_code ec;
     for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
-        std::ifstream in(task.path() / "children");
+        std::istringstream in(read_proc((task.path() / "children").string()));
         for (pid_t pid = 0; in >> pid;) children.push_back(pid);
     }
     return children;
 }
 
 bool is_zombie(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = read_proc("/proc/" + std::to_string(pid) + "/stat");
     const auto close = text.rfind(')');
     return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
 }
