@@ -158,9 +158,11 @@ TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
     CHECK(std::filesystem::exists(own / "mine.txt"));
     CHECK(run(other / "theirs.txt").rfind("cannot write", 0) == 0);
     CHECK_FALSE(std::filesystem::exists(other / "theirs.txt"));
-    const auto outside = std::filesystem::current_path() / (marker("outside") + ".txt");
+    // Writable on the machine, outside the bot's folder and /tmp: read-only in the sandbox.
+    const auto outside = std::filesystem::path("/var/tmp") / (marker("outside") + ".txt");
     CHECK(run(outside).find("Read-only file system") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(outside));
+    std::filesystem::remove(outside);
     const std::string in_tmp = "/tmp/" + marker("tmp") + ".txt";
     CHECK(run(in_tmp) == "wrote " + in_tmp);         // its private /tmp ...
     CHECK_FALSE(std::filesystem::exists(in_tmp));     // ... is not the machine's
