@@ -89,9 +89,12 @@ BotSpec parse_bot_spec(std::string_view spec) {
         }
     }
     if (!bot.url.empty()) {
-        if (have_cmd || !extra_args.empty()) throw UserError("bot spec '" + std::string(spec) + "': url= names a running bot; it takes no cmd= or arg=");
+        // Nothing starts a url= bot, so a dir= or env. would be silently dropped (and lost from
+        // the spec the store keeps).
+        if (have_cmd || !extra_args.empty() || !bot.dir.empty() || !bot.env.empty())
+            throw UserError("bot spec '" + std::string(spec) + "': url= names a running bot; it takes no cmd=, arg=, dir= or env.");
         if (bot.url.rfind("http://", 0) != 0) throw UserError("bot spec '" + std::string(spec) + "': url must start with http://");
-        if (bot.name.empty()) bot.name = bot.url;
+        if (bot.name.empty()) bot.name = valid_utf8(bot.url);
         return bot;
     }
     if (!have_cmd || bot.command.empty()) {
@@ -103,7 +106,8 @@ BotSpec parse_bot_spec(std::string_view spec) {
         bot.command += " " + quote_word(a);
         bot.argv.push_back(std::move(a));
     }
-    if (bot.name.empty()) bot.name = std::filesystem::path(bot.argv[0]).filename().string();
+    // Names go into JSON records and the store: UTF-8 like a name= given (valid_utf8).
+    if (bot.name.empty()) bot.name = valid_utf8(std::filesystem::path(bot.argv[0]).filename().string());
     return bot;
 }
 

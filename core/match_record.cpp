@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb {
@@ -78,8 +79,8 @@ void from_json(const nlohmann::json& j, UsageStats& v) {
     v.wall_used_s = j.value("wall_used_s", 0.0);
     v.cpu_used_s = j.value("cpu_used_s", 0.0);
     v.longest_reply_s = j.value("longest_reply_s", 0.0);
-    v.requests = j.value("requests", std::int64_t{0});
-    v.peak_memory_kib = j.value("peak_memory_kib", std::int64_t{0});
+    v.requests = json_integer<std::int64_t>(j, "requests", 0);
+    v.peak_memory_kib = json_integer<std::int64_t>(j, "peak_memory_kib", 0);
 }
 
 void to_json(nlohmann::json& j, const ParticipantResult& v) {
@@ -89,9 +90,9 @@ void to_json(nlohmann::json& j, const ParticipantResult& v) {
 void from_json(const nlohmann::json& j, ParticipantResult& v) {
     v.bot = j.at("bot").get<std::string>();
     v.command = j.value("command", std::string{});
-    v.seat = j.at("seat").get<int>();
+    v.seat = json_integer<int>(j.at("seat"));
     v.score = j.at("score").get<double>();
-    v.rank = j.at("rank").get<int>();
+    v.rank = json_integer<int>(j.at("rank"));
     v.status = seat_status_from_string(j.at("status").get<std::string>());
     v.detail = j.value("detail", std::string{});
     if (j.contains("usage")) v.usage = j.at("usage").get<UsageStats>();
@@ -99,8 +100,8 @@ void from_json(const nlohmann::json& j, ParticipantResult& v) {
 
 void to_json(nlohmann::json& j, const PairResult& v) { j = {{"a", v.a}, {"b", v.b}, {"score_a", v.score_a}}; }
 void from_json(const nlohmann::json& j, PairResult& v) {
-    v.a = j.at("a").get<int>();
-    v.b = j.at("b").get<int>();
+    v.a = json_integer<int>(j.at("a"));
+    v.b = json_integer<int>(j.at("b"));
     v.score_a = j.at("score_a").get<double>();
 }
 
@@ -123,14 +124,14 @@ void to_json(nlohmann::json& j, const MatchRecord& v) {
 void from_json(const nlohmann::json& j, MatchRecord& v) {
     v.game = j.at("game").get<std::string>();
     v.config_json = j.contains("config") ? j.at("config").dump() : "{}";
-    v.seed = j.at("seed").get<std::uint64_t>();
-    if (j.contains("deal_set") && !j.at("deal_set").is_null()) v.deal_set = j.at("deal_set").get<std::uint64_t>();
+    v.seed = json_integer<std::uint64_t>(j.at("seed"));
+    if (j.contains("deal_set") && !j.at("deal_set").is_null()) v.deal_set = json_integer<std::uint64_t>(j.at("deal_set"));
     else v.deal_set.reset();
-    v.rotation = j.value("rotation", 0);
+    v.rotation = json_integer<int>(j, "rotation", 0);
     v.participants = j.at("participants").get<std::vector<ParticipantResult>>();
     v.pairs = j.value("pairs", std::vector<PairResult>{});
     v.end_reason = j.value("end_reason", std::string{});
-    v.turns = j.value("turns", 0);
+    v.turns = json_integer<int>(j, "turns", 0);
     v.transcript_path = j.value("transcript_path", std::string{});
     v.replay_path = j.value("replay_path", std::string{});
     v.started_at = j.value("started_at", std::string{});

@@ -35,7 +35,7 @@ bool parses_as_flag(const std::string& v) {
 
 GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std::string, std::string> given) {
     for (const auto& [key, value] : given) {
-        auto it = std::find_if(specs.begin(), specs.end(), [&](const GameOptionSpec& s) { return s.key == key; });
+        auto it = std::find_if(specs.begin(), specs.end(), [&key = key](const GameOptionSpec& s) { return s.key == key; });
         if (it == specs.end()) {
             std::vector<std::string> keys;
             for (const auto& s : specs) keys.push_back(s.key);

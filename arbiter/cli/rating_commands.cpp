@@ -291,7 +291,7 @@ std::vector<MatchRecord> read_records(const std::string& path) {
         } else {
             add(j, path);
         }
-    } catch (const nlohmann::json::parse_error&) {
+    } catch (const nlohmann::json::exception&) {  // parse_error, or out_of_range for a number like 1e999
         std::istringstream lines(text);
         std::string line;
         int number = 0;
@@ -300,7 +300,7 @@ std::vector<MatchRecord> read_records(const std::string& path) {
             if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
             try {
                 add(nlohmann::json::parse(line), fmt::format("{}:{}", path, number));
-            } catch (const nlohmann::json::parse_error& e) {
+            } catch (const nlohmann::json::exception& e) {
                 throw UserError(fmt::format("{}:{}: not JSON ({})", path, number, e.what()));
             }
         }

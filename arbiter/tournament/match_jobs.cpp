@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::tournament {
@@ -25,12 +26,12 @@ json match_to_json(const ScheduledMatch& m) {
 ScheduledMatch match_from_json(const json& j) {
     ScheduledMatch m;
     m.key = j.at("key").get<std::string>();
-    m.round = j.at("round").get<int>();
-    m.group = j.at("group").get<int>();
-    m.seating = j.at("seating").get<int>();
+    m.round = json_integer<int>(j.at("round"));
+    m.group = json_integer<int>(j.at("group"));
+    m.seating = json_integer<int>(j.at("seating"));
     m.bots = j.at("bots").get<std::vector<std::string>>();
-    m.seed = j.at("seed").get<std::uint64_t>();
-    m.deal_set = j.at("deal_set").get<std::uint64_t>();
+    m.seed = json_integer<std::uint64_t>(j.at("seed"));
+    m.deal_set = json_integer<std::uint64_t>(j.at("deal_set"));
     return m;
 }
 
@@ -55,12 +56,12 @@ json limits_to_json(const Limits& l) {
 
 Limits limits_from_json(const json& j) {
     Limits l;
-    l.memory_mib = j.at("memory_mib").get<std::int64_t>();
-    if (!j.at("cpu_seconds").is_null()) l.cpu_seconds = j.at("cpu_seconds").get<int>();
-    l.max_processes = j.at("max_processes").get<int>();
+    l.memory_mib = json_integer<std::int64_t>(j.at("memory_mib"));
+    if (!j.at("cpu_seconds").is_null()) l.cpu_seconds = json_integer<int>(j.at("cpu_seconds"));
+    l.max_processes = json_integer<int>(j.at("max_processes"));
     l.core_dumps = j.at("core_dumps").get<bool>();
-    l.max_line_bytes = j.at("max_line_bytes").get<std::size_t>();
-    l.stderr_cap_bytes = j.at("stderr_cap_bytes").get<std::size_t>();
+    l.max_line_bytes = json_integer<std::size_t>(j.at("max_line_bytes"));
+    l.stderr_cap_bytes = json_integer<std::size_t>(j.at("stderr_cap_bytes"));
     l.sandbox = sandbox_mode_from_string(j.at("sandbox").get<std::string>());
     return l;
 }
@@ -71,8 +72,8 @@ json load_to_json(const LoadNote& l) {
 }
 
 LoadNote load_from_json(const json& j) {
-    return LoadNote{j.at("started_at").get<std::string>(), j.at("concurrent_matches").get<int>(),
-                    j.at("jobs").get<int>(), j.at("cores").get<int>(), j.at("load_per_core").get<double>()};
+    return LoadNote{j.at("started_at").get<std::string>(), json_integer<int>(j.at("concurrent_matches")),
+                    json_integer<int>(j.at("jobs")), json_integer<int>(j.at("cores")), j.at("load_per_core").get<double>()};
 }
 
 void check_format(const json& j, const char* format, const std::string& where) {
@@ -121,9 +122,9 @@ MatchJob job_from_json(const json& j, const std::string& where, const GameFinder
         r.game = j.at("game").get<std::string>();
         const GameDescriptor& game = find_game(r.game);
         r.options = GameOptions(game.options, j.at("options").get<std::map<std::string, std::string>>());
-        r.seed = j.at("seed").get<std::uint64_t>();
-        if (!j.at("deal_set").is_null()) r.deal_set = j.at("deal_set").get<std::uint64_t>();
-        r.rotation = j.at("rotation").get<int>();
+        r.seed = json_integer<std::uint64_t>(j.at("seed"));
+        if (!j.at("deal_set").is_null()) r.deal_set = json_integer<std::uint64_t>(j.at("deal_set"));
+        r.rotation = json_integer<int>(j.at("rotation"));
         for (const auto& b : j.at("bots")) r.bots.push_back(bot_from_json(b));
         r.limits = limits_from_json(j.at("limits"));
         r.freeze_idle = j.at("freeze_idle").get<bool>();
@@ -155,17 +156,14 @@ JobResult result_from_json(const json& j, const std::string& where) {
         return r;
     } catch (const json::exception& e) {
         throw UserError(fmt::format("{}: bad match result: {}", where, e.what()));
+    } catch (const std::invalid_argument& e) {  // an unknown seat status
+        throw UserError(fmt::format("{}: bad match result: {}", where, e.what()));
     }
 }
 
 json read_json_file(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw UserError(fmt::format("{}: cannot read", file.string()));
-    try {
-        return json::parse(in);
-    } catch (const json::exception& e) {
-        throw UserError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
-    }
+    // A job or result file is a few KiB; a record with long details stays far below this.
+    return parse_json_text(read_text_file(file, std::size_t{16} << 20), file.string());
 }
 
 void write_json_file(const std::filesystem::path& file, const json& j) {

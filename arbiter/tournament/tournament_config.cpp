@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/did_you_mean.hpp"
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::tournament {
@@ -107,6 +108,12 @@ private:
         return true;
     }
     bool open(json empty) {
+        // Every level lengthens the path kept for each value below it: deep nesting would cost
+        // memory quadratic in the file's size. Real configs nest 3 levels.
+        if (stack_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
+            error = fmt::format("line {}: nested deeper than {} levels", *line_, kMaxJsonDepth);
+            return false;
+        }
         std::string path;
         json* node = slot(path);
         *node = std::move(empty);

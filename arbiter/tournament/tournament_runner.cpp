@@ -72,7 +72,7 @@ TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor
     for (const auto& b : participants_of(config_)) specs_.emplace(b.name, b);
     for (const auto& [key, value] : config_.options) {
         const bool known = std::any_of(game_.options.begin(), game_.options.end(),
-                                       [&](const GameOptionSpec& s) { return s.key == key; });
+                                       [&key = key](const GameOptionSpec& s) { return s.key == key; });
         if (!known) {
             auto at = config_.option_locations.find(key);
             throw UserError(fmt::format("{}unknown option '{}' for game '{}'",

@@ -5,6 +5,9 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::ants {
@@ -50,10 +53,14 @@ AntsMap parse_map(std::string_view text, const std::string& source) {
         std::string key(line.substr(0, space));
         for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         std::string_view value = line.substr(space + 1);
-        if (key == "rows") {
-            map.rows = parse_int(value, where);
-        } else if (key == "cols") {
-            map.cols = parse_int(value, where);
+        if (saw_map_line && (key == "rows" || key == "cols" || key == "players")) {
+            throw UserError(where + ": '" + key + "' after the map lines");  // the grid is already sized
+        }
+        if (key == "rows" || key == "cols") {
+            const int side = parse_int(value, where);
+            if (side < 1 || side > kMaxMapSide)
+                throw UserError(fmt::format("{}: {} {}, must be from 1 to {}", where, side, key, kMaxMapSide));
+            (key == "rows" ? map.rows : map.cols) = side;
         } else if (key == "players") {
             map.players = parse_int(value, where);
             if (map.players < 2 || map.players > 10)
@@ -111,11 +118,8 @@ AntsMap parse_map(std::string_view text, const std::string& source) {
 }
 
 AntsMap load_map_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError("cannot read map file '" + path + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_map(text.str(), path);
+    if (!std::ifstream(path, std::ios::binary)) throw UserError("cannot read map file '" + path + "'");
+    return parse_map(read_text_file(path, kMaxMapBytes), path);
 }
 
 }  // namespace arb::ants

@@ -1,6 +1,7 @@
 #pragma once
 // Ants map files in the original text format (ants.md section 6): `rows R`, `cols C`,
 // `players N`, then R lines `m <C chars>`. Only water and hills matter for a normal game.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -27,6 +28,12 @@ struct AntsMap {
     std::vector<HillSpec> scenario_ants;
     std::vector<int> scenario_food;
 };
+
+// Sides of a map (rows, columns): the contest's maps are at most 200; a 1000x1000 map already
+// costs its engine about 100 MiB.
+inline constexpr int kMaxMapSide = 1000;
+// The largest map file read (a 1000x1000 map is about 1 MiB).
+inline constexpr std::size_t kMaxMapBytes = std::size_t{16} << 20;
 
 // Parses map text. Throws UserError naming `source` and the line on any format error.
 AntsMap parse_map(std::string_view text, const std::string& source);

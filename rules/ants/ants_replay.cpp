@@ -3,10 +3,12 @@
 #include "rules/ants/ants_replay.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <fstream>
 #include <optional>
 #include <sstream>
 
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::ants {
@@ -16,7 +18,12 @@ using nlohmann::json;
 
 int get_int(const json& obj, const char* key, int fallback) {
     auto it = obj.find(key);
-    return it != obj.end() && it->is_number() ? it->get<int>() : fallback;
+    if (it == obj.end() || !it->is_number()) return fallback;
+    if (it->is_number_float()) {  // truncated like the original's int(); out of range is bad input
+        const double d = it->get<double>();
+        if (d >= std::numeric_limits<int>::min() && d <= std::numeric_limits<int>::max()) return static_cast<int>(d);
+    }
+    return json_integer<int>(*it);
 }
 
 }  // namespace
@@ -80,14 +87,8 @@ RecordedGame parse_recorded_game(const json& replay, const std::string& source) 
 }
 
 RecordedGame load_recorded_game(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError("cannot read replay file '" + path.string() + "'");
-    json replay;
-    try {
-        replay = json::parse(in);
-    } catch (const json::exception& e) {
-        throw UserError(path.string() + ": not JSON: " + e.what());
-    }
+    if (!std::ifstream(path, std::ios::binary)) throw UserError("cannot read replay file '" + path.string() + "'");
+    const json replay = parse_json_text(read_text_file(path, kMaxReplayBytes), path.string());
     return parse_recorded_game(replay, path.string());
 }
 

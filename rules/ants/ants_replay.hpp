@@ -26,6 +26,9 @@ struct RecordedGame {
     std::vector<int> playerturns;         // per player, empty if not recorded
 };
 
+// The largest replay file read (a 1000-turn 10-player game on a 200x200 map is about 10 MiB).
+inline constexpr std::size_t kMaxReplayBytes = std::size_t{64} << 20;
+
 // Throws UserError naming the file when it is not an Ants replay we can read.
 RecordedGame load_recorded_game(const std::filesystem::path& path);
 RecordedGame parse_recorded_game(const nlohmann::json& replay, const std::string& source);

@@ -14,7 +14,7 @@ namespace {
 using nlohmann::json;
 
 constexpr int kMaxPlayers = 26;        // map letters a-z
-constexpr int kMaxSide = 1000;         // rows and columns (the contest's maps are at most 200)
+constexpr int kMaxSide = kMaxMapSide;  // rows and columns (the contest's maps are at most 200)
 constexpr int kMaxRadius2 = 1000000;   // view, attack and spawn radii squared
 constexpr int kMaxTurns = 1000000;
 

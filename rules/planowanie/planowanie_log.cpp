@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
+#include <limits>
+#include <type_traits>
+#include <utility>
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::planowanie {
@@ -13,10 +18,26 @@ namespace {
 
 constexpr int kLogVersion = 1;
 
+// Every number in `value` (and in its lists) an integer that fits an int: get<int>() would
+// cast a float or a larger integer unchecked (undefined for 1e300).
+bool ints_only(const nlohmann::json& value) {
+    if (value.is_array()) return std::all_of(value.begin(), value.end(), ints_only);
+    if (!value.is_number()) return true;
+    return value.is_number_integer() && std::cmp_greater_equal(value.get<std::int64_t>(), std::numeric_limits<int>::min()) &&
+           std::cmp_less_equal(value.get<std::int64_t>(), std::numeric_limits<int>::max()) &&
+           !(value.is_number_unsigned() && value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max()));
+}
+
 template <class T>
 T field(const nlohmann::json& object, const char* key, const std::string& where) {
     if (!object.is_object() || !object.contains(key))
         throw UserError(fmt::format("planowanie log: {} has no '{}'", where, key));
+    const nlohmann::json& value = object.at(key);
+    const bool unchecked_cast = std::is_same_v<T, std::uint64_t> ? !value.is_number_unsigned()
+                                : std::is_same_v<T, nlohmann::json> || std::is_same_v<T, std::vector<nlohmann::json>>
+                                    ? false
+                                    : !ints_only(value);
+    if (unchecked_cast) throw UserError(fmt::format("planowanie log: '{}' in {} has the wrong type", key, where));
     try {
         return object.at(key).get<T>();
     } catch (const nlohmann::json::exception&) {
@@ -114,15 +135,9 @@ void write_game_log(const std::filesystem::path& path, const GameLog& log) {
 }
 
 GameLog read_game_log(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw UserError("cannot read the planowanie log '" + path.string() + "'");
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw UserError("planowanie log '" + path.string() + "' is not JSON: " + e.what());
-    }
-    return game_log_from_json(json);
+    if (!std::ifstream(path)) throw UserError("cannot read the planowanie log '" + path.string() + "'");
+    // A 16-player game of 13 deals logs well under 1 MiB.
+    return game_log_from_json(parse_json_text(read_text_file(path, std::size_t{16} << 20), path.string()));
 }
 
 VerifyOutcome verify_game_log(const GameLog& log) {

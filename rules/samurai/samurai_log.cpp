@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::samurai {
@@ -143,11 +144,7 @@ std::string agents_text(const std::array<Agent, kAgents>& agents) {
 GameLog parse_game_log(std::string_view text, const std::string& source) {
     const Reader r(source);
     json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw UserError(fmt::format("{}: not valid JSON ({})", source, e.what()));
-    }
+    root = parse_json_text(text, source);
     GameLog log;
     log.field = read_field(r, root);
     const json& plays = r.array(root, "plays", "");
@@ -184,11 +181,9 @@ GameLog parse_game_log(std::string_view text, const std::string& source) {
 }
 
 GameLog read_game_log(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError("cannot read SamurAI field/log file '" + path.string() + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_game_log(text.str(), path.string());
+    if (!std::ifstream(path, std::ios::binary)) throw UserError("cannot read SamurAI field/log file '" + path.string() + "'");
+    // A log of the longest game the manager plays (a few hundred steps) is under 1 MiB.
+    return parse_game_log(read_text_file(path, std::size_t{16} << 20), path.string());
 }
 
 LoggedPlay to_logged_play(const StepRecord& record, const std::array<std::int64_t, kAgents>& time_left) {
