@@ -31,7 +31,10 @@ std::vector<std::string> split_command_line(std::string_view line) {
         if (c == '\'' || c == '"') {
             quote = c;
             in_word = true;
-        } else if (c == '\\' && i + 1 < line.size()) {
+        } else if (c == '\\') {
+            // A backslash escapes the next character; a last one escapes nothing (and would
+            // escape the space before any arg= appended to the command).
+            if (i + 1 == line.size()) throw UserError("dangling backslash at the end of: " + std::string(line));
             word += line[++i];
             in_word = true;
         } else if (c == ' ' || c == '\t' || c == '\n') {

@@ -37,6 +37,7 @@ TranscriptLine parse_line(const std::string& raw, const std::string& where) {
         throw UserError(where + ": not a transcript line (expected 'P<k> > ...' or 'P<k> < ...')");
     }
     line.player = std::stoi(raw.substr(1, digits - 1));
+    if (line.player < 1) throw UserError(where + ": players are P1 to P4, not P" + std::to_string(line.player));
     line.way = raw[digits + 1];
     line.text = raw.size() > digits + 3 ? raw.substr(digits + 3) : "";
     return line;
