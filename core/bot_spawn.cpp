@@ -246,6 +246,9 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     bp2::posix::default_launcher launcher;
     bp2::error_code ec;
     const char** argv_data = argv.data();
+    // Held from the fork until the pid is registered: the zombie sweep of another seat must not
+    // reap a bot that exits at once before its table knows it is a main process.
+    std::unique_lock registering(main_processes_mutex);
     auto process = launcher(spawn_context.get_executor(), ec, bp2::filesystem::path(request.executable.string()), argv_data, setup);
     if (ec) {
         // The child ran but could not exec (bad dir, exec failure): it exited; reap it.
@@ -255,10 +258,8 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     }
     SpawnedBot bot;
     bot.pid = process.id();
-    {
-        const std::lock_guard lock(main_processes_mutex);
-        main_processes.insert(bot.pid);
-    }
+    main_processes.insert(bot.pid);
+    registering.unlock();
     // We reap with waitpid ourselves (by process group, after the group is killed).
     process.detach();
     bot.stdin_write = std::move(in.write_end);
