@@ -129,17 +129,7 @@ bool is_executable(const std::filesystem::path& p) {
 }
 }  // namespace
 
-std::filesystem::path resolve_executable(const BotSpec& bot) {
-    const std::string& program = bot.argv.at(0);
-    if (program.find('/') != std::string::npos) {
-        std::filesystem::path p(program);
-        if (p.is_relative() && !bot.dir.empty()) p = bot.dir / p;
-        if (!is_executable(p)) {
-            throw UserError("bot '" + bot.name + "': executable '" + p.string() +
-                            "' not found or not executable");
-        }
-        return p;
-    }
+std::optional<std::filesystem::path> find_in_path(const std::string& program) {
     const char* path_env = std::getenv("PATH");
     std::string_view path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
     while (!path.empty()) {
@@ -152,6 +142,21 @@ std::filesystem::path resolve_executable(const BotSpec& bot) {
         if (colon == std::string_view::npos) break;
         path.remove_prefix(colon + 1);
     }
+    return std::nullopt;
+}
+
+std::filesystem::path resolve_executable(const BotSpec& bot) {
+    const std::string& program = bot.argv.at(0);
+    if (program.find('/') != std::string::npos) {
+        std::filesystem::path p(program);
+        if (p.is_relative() && !bot.dir.empty()) p = bot.dir / p;
+        if (!is_executable(p)) {
+            throw UserError("bot '" + bot.name + "': executable '" + p.string() +
+                            "' not found or not executable");
+        }
+        return p;
+    }
+    if (auto found = find_in_path(program)) return *found;
     throw UserError("bot '" + bot.name + "': executable '" + program + "' not found in PATH");
 }
 

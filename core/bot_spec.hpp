@@ -5,6 +5,7 @@
 //   name=NAME url=http://HOST:PORT/PATH      a bot already serving HTTP somewhere (no process)
 // cmd is split into words like a shell would (quotes and backslashes), but no shell runs it.
 #include <filesystem>
+#include <optional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -40,6 +41,9 @@ std::string to_spec_string(const BotSpec& bot);
 // a bare name is looked up in PATH. Throws UserError ("bot 'x': executable 'y' not found")
 // when it does not exist or is not executable.
 std::filesystem::path resolve_executable(const BotSpec& bot);
+
+// The first executable file named `program` in the folders of PATH, if any.
+std::optional<std::filesystem::path> find_in_path(const std::string& program);
 
 // Checks every bot before any match starts: names unique and non-empty, executables present,
 // dir exists. Throws UserError naming the first problem.

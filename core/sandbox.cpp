@@ -21,6 +21,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/bot_spawn.hpp"
+#include "core/bot_spec.hpp"
 #include "core/unique_fd.hpp"
 #include "core/user_error.hpp"
 
@@ -43,18 +44,6 @@ std::vector<std::string> common_args(const std::string& bwrap, bool network) {
                                   "--tmpfs",         "/tmp"};
     if (!network) a.push_back("--unshare-net");
     return a;
-}
-
-std::optional<std::string> find_bwrap() {
-    const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= dirs.size();) {
-        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-        const fs::path candidate = fs::path(dirs.substr(start, end - start)) / "bwrap";
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-        start = end + 1;
-    }
-    return std::nullopt;
 }
 
 // Runs bwrap around /bin/true as a bot would be run; "" when it worked, else why not.
@@ -107,7 +96,7 @@ const Probe& probed() {
     static Probe result;
     static std::once_flag once;
     std::call_once(once, [] {
-        result.bwrap_path = find_bwrap();
+        if (const auto found = find_in_path("bwrap")) result.bwrap_path = found->string();
         result.failure = result.bwrap_path ? probe(*result.bwrap_path) : "bwrap is not installed";
     });
     return result;

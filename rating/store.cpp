@@ -116,13 +116,9 @@ int lock_wait_ms() {
     return std::clamp(seconds, 0, 24 * 3600) * 1000;
 }
 
-bool file_backed_path(const std::string& path) {
-    return !path.empty() && path != ":memory:" && path.rfind("file:", 0) != 0;
-}
-
 Database::Access quiet_read_access(const std::string& path) {
     std::error_code ec;
-    if (!file_backed_path(path) || fs::exists(path + "-wal", ec)) return Database::Access::read_only;
+    if (!is_file_database(path) || fs::exists(path + "-wal", ec)) return Database::Access::read_only;
     const fs::path folder = fs::absolute(path, ec).parent_path();
     if (::access(path.c_str(), W_OK) == 0 && ::access(folder.c_str(), W_OK) == 0) return Database::Access::read_write;
     return Database::Access::read_only_immutable;
@@ -181,6 +177,10 @@ void bind_filter(Statement& st, const FilterSql& f) {
 }
 
 }  // namespace
+
+bool is_file_database(const std::string& path) {
+    return !path.empty() && path != ":memory:" && path.rfind("file:", 0) != 0;
+}
 
 Store::Store(Database db) : db_(std::move(db)) {}
 

@@ -19,6 +19,10 @@
 
 namespace arb::rating {
 
+// A database that is a file on disk (not ":memory:" nor a "file:" URI): one a lock file or a
+// -wal file can sit beside.
+bool is_file_database(const std::string& path);
+
 enum class OpenMode {
     read_only,        // must exist and be an arbiter store at the current schema; never written
     read_write,       // must exist; migrated to the current schema if older

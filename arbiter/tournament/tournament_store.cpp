@@ -67,10 +67,6 @@ std::string run_lock_path(const std::string& db_path, const std::string& name) {
     return db_path + ".run-" + safe + ".lock";
 }
 
-bool file_backed(const std::string& db_path) {
-    return !db_path.empty() && db_path != ":memory:" && db_path.rfind("file:", 0) != 0;
-}
-
 // Seeds are unsigned 64-bit; SQLite integers are signed. Stored bit for bit.
 std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 std::uint64_t from_sql(std::int64_t v) { return static_cast<std::uint64_t>(v); }
@@ -107,7 +103,7 @@ TournamentStore::~TournamentStore() {
 
 void TournamentStore::claim(const std::string& name) {
     const std::string host = host_name();
-    const bool locked_by_file = file_backed(store_.path());
+    const bool locked_by_file = rating::is_file_database(store_.path());
     if (locked_by_file && run_lock_fd_ < 0) {
         const std::string lock_path = run_lock_path(store_.path(), name);
         const int fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
