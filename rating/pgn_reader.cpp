@@ -16,6 +16,10 @@
 namespace arb::rating {
 namespace {
 
+// PGN's export format keeps lines under 80 characters; one game on a single line is still far
+// below this. A longer line is not PGN, and keeping it whole would take unbounded memory.
+constexpr std::size_t kMaxPgnLineBytes = 1 << 20;
+
 struct PendingGame {
     std::optional<std::string> white, black, result;
     std::int64_t line = 0;  // where its tag section starts
@@ -48,6 +52,11 @@ public:
     PgnReadStats finish() {
         finish_game();
         return stats_;
+    }
+
+    [[noreturn]] void line_too_long() const {
+        throw UserError(fmt::format("{}:{}: line longer than {} bytes (not a PGN file?)", source_, line_number_ + 1,
+                                    kMaxPgnLineBytes));
     }
 
 private:
@@ -156,6 +165,7 @@ PgnReadStats read_pgn(std::istream& in, const std::string& source, ResultSet& re
         std::string_view chunk(buffer.data(), got);
         std::size_t start = 0;
         for (std::size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
+            if (carry.size() + (nl - start) > kMaxPgnLineBytes) parser.line_too_long();
             if (!carry.empty()) {
                 carry.append(chunk.substr(start, nl - start));
                 parser.feed_line(carry);
@@ -164,6 +174,7 @@ PgnReadStats read_pgn(std::istream& in, const std::string& source, ResultSet& re
                 parser.feed_line(chunk.substr(start, nl - start));
             }
         }
+        if (carry.size() + (got - start) > kMaxPgnLineBytes) parser.line_too_long();
         carry.append(chunk.substr(start));
     }
     if (!carry.empty()) parser.feed_line(carry);

@@ -128,8 +128,15 @@ Database::Access quiet_read_access(const std::string& path) {
 [[noreturn]] void rethrow_open_error(const std::string& path, const SqliteError& e) {
     if (e.code() == SQLITE_NOTADB || e.code() == SQLITE_CORRUPT)
         throw UserError(fmt::format("database '{}' is corrupt or not a SQLite file ({})", path, e.what()));
-    if (e.code() == SQLITE_CANTOPEN || e.code() == SQLITE_PERM || e.code() == SQLITE_READONLY)
+    if (e.code() == SQLITE_CANTOPEN || e.code() == SQLITE_PERM || e.code() == SQLITE_READONLY) {
+        // SQLite makes its journal files beside the database, so a writer needs the folder too.
+        std::error_code ec;
+        const fs::path folder = fs::absolute(path, ec).parent_path();
+        if (fs::is_directory(folder, ec) && ::access(folder.c_str(), W_OK) != 0)
+            throw UserError(fmt::format("database '{}' cannot be written: its folder '{}' is read-only ({})", path,
+                                        folder.string(), e.what()));
         throw UserError(fmt::format("database '{}' cannot be opened ({})", path, e.what()));
+    }
     throw;
 }
 

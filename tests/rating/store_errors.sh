@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the store's readers and writers say when the database is not as expected: one line and
-# exit 2 for a locked database, a file that is not a database, an --out that is a file; no
-# -wal/-shm files left beside a database by commands that only read it.
+# exit 2 for a locked database, a file that is not a database, an --out that is a file, a
+# database in a read-only folder; no -wal/-shm files left beside a database by commands that only
+# read it.
 set -euo pipefail
 ARBITER="$1"; SOURCE="$2"
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
@@ -36,6 +37,21 @@ echo "not a database" >text.sqlite
 expect_error 2 "database 'text.sqlite' is not a SQLite file" "$ARBITER" rate --db text.sqlite
 head -c 3000 store.sqlite >cut.sqlite
 expect_error 2 "database 'cut.sqlite' is corrupt" "$ARBITER" rate --db cut.sqlite
+
+# A database in a read-only folder (read-only for root too: a read-only bind mount), new or
+# already there: a writer cannot make its journal beside it, and says that the folder is why.
+if bwrap --dev-bind / / true 2>/dev/null; then
+  mkdir rodir
+  cp store.sqlite rodir/old.sqlite
+  for db in rodir/new.sqlite rodir/old.sqlite; do
+    expect_error 2 "cannot be written: its folder '$TMP/rodir' is read-only" \
+      bwrap --dev-bind / / --ro-bind "$TMP/rodir" "$TMP/rodir" "$ARBITER" import --db "$db" one.json
+  done
+  bwrap --dev-bind / / --ro-bind "$TMP/rodir" "$TMP/rodir" "$ARBITER" rate --db rodir/old.sqlite >/dev/null \
+    || fail "rate could not read a database in a read-only folder"
+else
+  echo "note: bwrap cannot run here; the read-only folder case is not checked"
+fi
 
 # A database another process holds locked: the writer waits ARBITER_DB_WAIT_S, then says so.
 python3 -c '

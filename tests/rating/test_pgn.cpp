@@ -52,3 +52,26 @@ TEST_CASE("a missing file is a user error") {
     ResultSet rs;
     CHECK_THROWS_AS(read_pgn_file("/nonexistent/games.pgn", rs), arb::UserError);
 }
+
+TEST_CASE("a line longer than a megabyte is an error naming its line, read or not to its end") {
+    for (const bool ends_with_newline : {true, false}) {
+        std::string text = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"";
+        text.append((std::size_t{1} << 20) + 10, 'x');
+        if (ends_with_newline) text += "\"]\n";
+        std::istringstream in(text);
+        ResultSet rs;
+        try {
+            read_pgn(in, "huge.pgn", rs);
+            FAIL("accepted a 1 MiB line");
+        } catch (const arb::UserError& e) {
+            CHECK(std::string(e.what()) == "huge.pgn:7: line longer than 1048576 bytes (not a PGN file?)");
+        }
+    }
+    // A line just under the limit is read.
+    std::string text = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0 {";
+    text.append((std::size_t{1} << 20) - 10, 'x');
+    text += "}\n";
+    std::istringstream in(text);
+    ResultSet rs;
+    CHECK(read_pgn(in, "long.pgn", rs).games == 1);
+}
