@@ -143,6 +143,12 @@ TEST_CASE("the report has ratings, history, LOS and failures with transcript lin
         ladder::run_ladder(request_for("crash-1.5", dir), game, store, test::fake_match);
     }
     auto store = rating::Store::open(db, rating::OpenMode::read_only);
+    // The fake game writes no transcripts; the report links only files that exist.
+    for (const auto& m : store.matches()) {
+        REQUIRE_FALSE(m.record.transcript_path.empty());
+        std::filesystem::create_directories(std::filesystem::path(m.record.transcript_path).parent_path());
+        std::ofstream(m.record.transcript_path) << "transcript\n";
+    }
     report::ReportOptions options;
     options.out_dir = dir / "report";
     const auto summary = report::write_html_report(store, options);
