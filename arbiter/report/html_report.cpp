@@ -20,6 +20,7 @@ using nlohmann::json;
 
 struct Failure {
     std::int64_t match_id = 0;
+    std::string key;         // schedule key, or "#id"
     std::string started_at;
     std::string bot;
     std::string status;      // as stored
@@ -224,7 +225,7 @@ std::string los_section(const std::optional<rating::RatingResult>& fit) {
 std::string failed_seats_list(const std::vector<Failure>& failures, int max_failure_links) {
     if (failures.empty()) return "";
     std::string body =
-        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th>Match</th><th>Started</th>"
+        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th class=\"name\">Match</th><th>Started</th>"
                     "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
                     "<th class=\"name\">Transcript</th></tr>\n",
                     failures.size(),
@@ -235,9 +236,9 @@ std::string failed_seats_list(const std::vector<Failure>& failures, int max_fail
         failures.size() > static_cast<std::size_t>(max_failure_links) ? failures.size() - max_failure_links : 0;
     for (std::size_t i = first; i < failures.size(); ++i) {
         const auto& f = failures[i];
-        body += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
-                            "<td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
-                            f.match_id, escape_html(f.started_at), escape_html(f.bot), escape_html(f.status),
+        body += fmt::format("<tr><td class=\"name\"><a href=\"#m{}\">{}</a></td><td>{}</td><td class=\"name\">{}</td>"
+                            "<td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
+                            f.match_id, escape_html(f.key), escape_html(f.started_at), escape_html(f.bot), escape_html(f.status),
                             escape_html(f.detail),
                             f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
     }
@@ -259,7 +260,7 @@ std::string failures_section(const std::vector<ReportMatch>& matches, const Repo
             else if (p.status == "illegal") ++c.illegal;
             else if (p.status == "killed") ++c.killed;
             else ++c.other;
-            failures.push_back({m.id, m.started_at, p.bot, p.status, p.detail,
+            failures.push_back({m.id, m.schedule_key.value_or("#" + std::to_string(m.id)), m.started_at, p.bot, p.status, p.detail,
                                 link_if_exists(m.transcript_path, options.out_dir)});
         }
     }

@@ -44,9 +44,14 @@ std::vector<FileLink> match_files(const ReportMatch& m, const fs::path& out_dir)
     if (m.replay_path != m.transcript_path) add("replay", m.replay_path);
     add("transcript", m.transcript_path);
     if (folder.empty()) return links;
+    // The stderr logs sit in the match folder's logs/; runs older than the per-match folders put
+    // transcripts in <out>/transcripts/ and logs in <out>/logs/<transcript stem>/.
     std::error_code ec;
+    fs::path log_dir = folder / "logs";
+    if (!fs::is_directory(log_dir, ec) && folder.filename() == "transcripts")
+        log_dir = folder.parent_path() / "logs" / fs::path(m.transcript_path).stem();
     std::vector<fs::path> logs;
-    for (fs::directory_iterator it(folder / "logs", ec), end; !ec && it != end; it.increment(ec))
+    for (fs::directory_iterator it(log_dir, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file(ec)) logs.push_back(it->path());
     std::sort(logs.begin(), logs.end());
     for (const auto& log : logs) add(log.filename().string(), log.string());

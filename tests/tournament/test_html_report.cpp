@@ -153,8 +153,12 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK_FALSE(has(html, "r0-g0-s1/replay.txt"));  // not on disk: not linked
     CHECK(has(html, "<a href=\"../t-files/t1/r0-g0-s1/record.json\">record</a>"));
     CHECK(has(html, "<a href=\"../t-files/t1/r0-g0-s1/logs/seat0-alpha.stderr\">seat0-alpha.stderr</a>"));
-    const auto links = hrefs(html);
+    std::vector<std::string> links, anchors;
+    for (const auto& link : hrefs(html)) (link.front() == '#' ? anchors : links).push_back(link);
     CHECK(links.size() == 7);
+    // Failed seats link to their match's row.
+    CHECK(anchors == std::vector<std::string>{"#m3", "#m3"});
+    CHECK(has(html, "<tr id=\"m3\">"));
     for (const auto& link : links) {
         INFO(link);
         CHECK(link.front() != '/');
@@ -192,7 +196,7 @@ TEST_CASE("sections without data are left out") {
     CHECK(has(html, "<td class=\"name\">#1</td>"));  // no schedule key: the match id
 }
 
-TEST_CASE("a tournament's report names it; a large match list stays folded and compact") {
+TEST_CASE("the report of one tournament names it, and a large match list stays folded and compact") {
     const auto dir = temp_dir("large");
     const std::string db = (dir / "l.sqlite").string();
     const int rounds = 25, per_round = 400;  // 10,000 matches of 4 seats
