@@ -65,7 +65,7 @@ th { background: #f3f3f3; } td.name, th.name { text-align: left; }
 .bad { color: #a00; font-weight: bold; }
 .cross td { text-align: center; min-width: 4em; }
 .settings th { text-align: left; vertical-align: top; } .settings td { text-align: left; }
-.matches td { vertical-align: top; } details { margin: .3em 0; } summary { cursor: pointer; }
+.matches td { vertical-align: top; text-align: left; } .matches td.n { text-align: right; } details { margin: .3em 0; } summary { cursor: pointer; }
 )";
 
 const char* kChartScript = R"(

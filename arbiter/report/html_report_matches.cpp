@@ -120,8 +120,7 @@ std::string match_row(const ReportMatch& m, const fs::path& out_dir) {
     std::string files;
     for (const auto& f : match_files(m, out_dir))
         files += (files.empty() ? "" : " ") + fmt::format("<a href=\"{}\">{}</a>", escape_html(f.href), escape_html(f.label));
-    return fmt::format("<tr id=\"m{}\"><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
-                       "<td>{}</td><td class=\"name\">{}</td></tr>\n",
+    return fmt::format("<tr id=\"m{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n",
                        m.id, escape_html(key_of(m)), seats_cell(m), escape_html(m.end_reason), m.turns, files);
 }
 
@@ -144,9 +143,10 @@ std::string fold(const std::string& label, const std::vector<const ReportMatch*>
 std::string link_if_exists(const std::string& file, const fs::path& out_dir) {
     if (file.empty()) return "";
     std::error_code ec;
-    const fs::path absolute = fs::absolute(file, ec);
+    const fs::path absolute = fs::absolute(file, ec).lexically_normal();
     if (ec || !fs::exists(absolute, ec)) return "";
-    const fs::path relative = fs::relative(absolute, fs::absolute(out_dir), ec);
+    // Lexical, as a browser resolves "../" in the page's address (and no syscall per link).
+    const fs::path relative = absolute.lexically_relative(fs::absolute(out_dir, ec).lexically_normal());
     if (!ec && !relative.empty()) return percent_encode(relative.generic_string());
     return "file://" + percent_encode(absolute.generic_string());
 }

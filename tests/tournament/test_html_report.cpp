@@ -161,7 +161,7 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     // The match list by schedule key, with links to the files that exist, relative to the report.
     CHECK(has(html, "<h3>Matches</h3>"));
     CHECK(has(html, "<details open><summary>t1/r0 &middot; 3 matches"));
-    CHECK(has(html, "<td class=\"name\">t1/r0/g0/s1</td>"));
+    CHECK(has(html, "<tr id=\"m2\"><td>t1/r0/g0/s1</td>"));
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s0/replay.txt\">replay</a>"));
     CHECK_FALSE(has(html, "r0-g0-s1/replay.txt"));  // not on disk: not linked
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/record.json\">record</a>"));
@@ -206,7 +206,7 @@ TEST_CASE("sections without data are left out") {
         INFO(absent);
         CHECK_FALSE(has(html, absent));
     }
-    CHECK(has(html, "<td class=\"name\">#1</td>"));  // no schedule key: the match id
+    CHECK(has(html, "<tr id=\"m1\"><td>#1</td>"));  // no schedule key: the match id
 }
 
 TEST_CASE("the report of one tournament names it, and a large match list stays folded and compact") {
