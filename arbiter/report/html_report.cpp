@@ -335,15 +335,22 @@ std::string game_section(const rating::Store& store, const std::string& game, co
     return body;
 }
 
-// What the page covers, for its heading: the filters given, or everything in the database.
-std::string scope_text(const ReportOptions& options, const std::vector<std::string>& games) {
-    std::string scope;
-    if (options.tournament) scope = "tournament " + *options.tournament;
-    if (options.game) scope += (scope.empty() ? "game " : ", game ") + *options.game;
-    if (!scope.empty()) return scope;
-    std::string list;
-    for (std::size_t i = 0; i < games.size(); ++i) list += (i == 0 ? "" : ", ") + games[i];
-    return "all matches (" + list + ")";
+// "a, b and c"
+std::string listed(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+}
+
+// What the page covers, for its heading: the filters given, or everything in the database, and
+// the tournaments the reported matches belong to.
+std::string scope_text(const ReportOptions& options, const std::vector<std::string>& games,
+                       const std::vector<std::string>& tournaments) {
+    if (options.tournament) return "tournament " + *options.tournament + (options.game ? ", game " + *options.game : "");
+    std::string scope = options.game ? "game " + *options.game : "all matches (" + listed(games) + ")";
+    if (!tournaments.empty())
+        scope += fmt::format(" of tournament{} {}", tournaments.size() > 1 ? "s" : "", listed(tournaments));
+    return scope;
 }
 
 void write_page(const ReportSummary& summary, const rating::Store& store, const std::string& scope,
@@ -382,7 +389,7 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
     std::string body;
     json data;
     data["games"] = json::array();
-    std::vector<std::string> reported;
+    std::vector<std::string> reported, tournaments;
     for (const auto& game : games) {
         const rating::MatchFilter filter = filter_for(game, options);
         const auto matches = load_report_matches(store, game, options.tournament);
@@ -394,11 +401,14 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
         summary.matches += static_cast<int>(matches.size());
         data["games"].push_back(g);
         reported.push_back(game);
+        for (const auto& m : matches)
+            if (m.tournament && std::find(tournaments.begin(), tournaments.end(), *m.tournament) == tournaments.end())
+                tournaments.push_back(*m.tournament);
     }
     if (summary.games == 0) throw UserError("the database " + store.path() + " has no matches to report");
 
     summary.page = options.out_dir / "index.html";
-    write_page(summary, store, scope_text(options, reported), body, chartjs, data);
+    write_page(summary, store, scope_text(options, reported, tournaments), body, chartjs, data);
     return summary;
 }
 

@@ -136,7 +136,7 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     const auto summary = report::write_html_report(store, options);
     const std::string html = read(summary.page);
 
-    CHECK(has(html, "<h1>arbiter report: all matches (fake)</h1>"));
+    CHECK(has(html, "<h1>arbiter report: all matches (fake) of tournament t1</h1>"));
     CHECK(has(html, "3 matches of tournament <b>t1</b>"));
     // Settings from the tournament's identity, unknown keys included, and the options as played.
     CHECK(has(html, "<h3>Settings</h3>"));
