@@ -301,7 +301,8 @@ std::string coverage_line(const std::vector<ReportMatch>& matches, bool* any_fai
     std::string text = fmt::format("{} matches", matches.size());
     if (!names.empty()) text += fmt::format(" of tournament{} {}", names.size() > 1 ? "s" : "", of);
     if (outside > 0 && !names.empty()) text += fmt::format(" and {} outside a tournament", outside);
-    text += fmt::format(", {} to {}", escape_html(matches.front().started_at), escape_html(matches.back().started_at));
+    if (!matches.front().started_at.empty())
+        text += fmt::format(", {} to {}", escape_html(matches.front().started_at), escape_html(matches.back().started_at));
     *any_failed = std::any_of(matches.begin(), matches.end(), [](const ReportMatch& m) {
         return std::any_of(m.seats.begin(), m.seats.end(), [](const ReportSeat& s) { return s.status != "ok"; });
     });

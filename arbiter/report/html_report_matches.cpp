@@ -104,16 +104,23 @@ bool natural_less(const std::string& a, const std::string& b) {
 
 std::string key_of(const ReportMatch& m) { return m.schedule_key ? *m.schedule_key : "#" + std::to_string(m.id); }
 
-// Matches fold by round: the schedule key without its group and seating ("t/r3").
+// Matches fold by round: the schedule key up to its round ("t/r3" of "t/r3/g1/s2"; a ladder's
+// "ladder/g/bot/r3" of "ladder/g/bot/r3/s0"), else without its last part.
 std::string fold_of(const ReportMatch& m) {
     if (!m.schedule_key) return "matches without a schedule key";
-    std::string key = *m.schedule_key;
-    for (int i = 0; i < 2; ++i) {
-        const auto slash = key.rfind('/');
-        if (slash == std::string::npos) return *m.schedule_key;
-        key.resize(slash);
+    const std::string& key = *m.schedule_key;
+    std::size_t end = key.size();
+    while (end != std::string::npos && end > 0) {
+        const std::size_t start = key.rfind('/', end - 1);
+        const std::size_t first = start == std::string::npos ? 0 : start + 1;
+        const std::string_view part = std::string_view(key).substr(first, end - first);
+        if (part.size() > 1 && part[0] == 'r' &&
+            std::all_of(part.begin() + 1, part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            return key.substr(0, end);
+        end = start;
     }
-    return key;
+    const std::size_t slash = key.rfind('/');
+    return slash == std::string::npos ? key : key.substr(0, slash);
 }
 
 std::string match_row(const ReportMatch& m, const fs::path& out_dir) {
