@@ -367,6 +367,11 @@ void write_page(const ReportSummary& summary, const rating::Store& store, const 
         out << "<p class=\"note\">Charts need Chart.js (Debian: <code>apt-get install libjs-chart.js</code>, or "
                "<code>arbiter report --chartjs FILE</code>); the tables below have every number.</p>\n";
     out << body;
+    // Following a link to a match's row opens its fold (browsers without this still show the row
+    // once the fold is opened by hand).
+    out << "<script>\nfunction openTarget() { const t = location.hash && document.getElementById(location.hash.slice(1));"
+           " if (t && t.closest('details')) { t.closest('details').open = true; t.scrollIntoView(); } }\n"
+           "addEventListener('hashchange', openTarget); addEventListener('load', openTarget);\n</script>\n";
     if (summary.charts) {
         out << "<script>\n" << script_safe(chartjs) << "\n</script>\n";
         out << "<script>\nconst REPORT = " << script_safe(data.dump()) << ";\n" << kChartScript << "</script>\n";
