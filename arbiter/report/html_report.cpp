@@ -65,7 +65,8 @@ th { background: #f3f3f3; } td.name, th.name { text-align: left; }
 .bad { color: #a00; font-weight: bold; }
 .cross td { text-align: center; min-width: 4em; }
 .settings th { text-align: left; vertical-align: top; } .settings td { text-align: left; }
-.matches td { vertical-align: top; text-align: left; } .matches td.n { text-align: right; } details { margin: .3em 0; } summary { cursor: pointer; }
+.matches td { vertical-align: top; text-align: left; } .matches td.n { text-align: right; }
+details { margin: .3em 0; } summary { cursor: pointer; }
 )";
 
 const char* kChartScript = R"(
@@ -225,7 +226,8 @@ std::string los_section(const std::optional<rating::RatingResult>& fit) {
 std::string failed_seats_list(const std::vector<Failure>& failures, int max_failure_links) {
     if (failures.empty()) return "";
     std::string body =
-        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th class=\"name\">Match</th><th>Started</th>"
+        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th class=\"name\">Match</th>"
+                    "<th>Started</th>"
                     "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
                     "<th class=\"name\">Transcript</th></tr>\n",
                     failures.size(),
@@ -238,7 +240,8 @@ std::string failed_seats_list(const std::vector<Failure>& failures, int max_fail
         const auto& f = failures[i];
         body += fmt::format("<tr><td class=\"name\"><a href=\"#m{}\">{}</a></td><td>{}</td><td class=\"name\">{}</td>"
                             "<td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
-                            f.match_id, escape_html(f.key), escape_html(f.started_at), escape_html(f.bot), escape_html(f.status),
+                            f.match_id, escape_html(f.key), escape_html(f.started_at), escape_html(f.bot),
+                            escape_html(f.status),
                             escape_html(f.detail),
                             f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
     }
@@ -260,7 +263,8 @@ std::string failures_section(const std::vector<ReportMatch>& matches, const Repo
             else if (p.status == "illegal") ++c.illegal;
             else if (p.status == "killed") ++c.killed;
             else ++c.other;
-            failures.push_back({m.id, m.schedule_key.value_or("#" + std::to_string(m.id)), m.started_at, p.bot, p.status, p.detail,
+            failures.push_back({m.id, m.schedule_key.value_or("#" + std::to_string(m.id)), m.started_at, p.bot,
+                                p.status, p.detail,
                                 link_if_exists(m.transcript_path, options.out_dir)});
         }
     }
@@ -302,7 +306,8 @@ std::string coverage_line(const std::vector<ReportMatch>& matches, bool* any_fai
     if (!names.empty()) text += fmt::format(" of tournament{} {}", names.size() > 1 ? "s" : "", of);
     if (outside > 0 && !names.empty()) text += fmt::format(" and {} outside a tournament", outside);
     if (!matches.front().started_at.empty())
-        text += fmt::format(", {} to {}", escape_html(matches.front().started_at), escape_html(matches.back().started_at));
+        text += fmt::format(", {} to {}", escape_html(matches.front().started_at),
+                            escape_html(matches.back().started_at));
     *any_failed = std::any_of(matches.begin(), matches.end(), [](const ReportMatch& m) {
         return std::any_of(m.seats.begin(), m.seats.end(), [](const ReportSeat& s) { return s.status != "ok"; });
     });
@@ -339,7 +344,8 @@ std::string game_section(const rating::Store& store, const std::string& game, co
 // "a, b and c"
 std::string listed(const std::vector<std::string>& items) {
     std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
     return out;
 }
 
@@ -347,7 +353,8 @@ std::string listed(const std::vector<std::string>& items) {
 // the tournaments the reported matches belong to.
 std::string scope_text(const ReportOptions& options, const std::vector<std::string>& games,
                        const std::vector<std::string>& tournaments) {
-    if (options.tournament) return "tournament " + *options.tournament + (options.game ? ", game " + *options.game : "");
+    if (options.tournament)
+        return "tournament " + *options.tournament + (options.game ? ", game " + *options.game : "");
     std::string scope = options.game ? "game " + *options.game : "all matches (" + listed(games) + ")";
     if (!tournaments.empty())
         scope += fmt::format(" of tournament{} {}", tournaments.size() > 1 ? "s" : "", listed(tournaments));
@@ -369,7 +376,8 @@ void write_page(const ReportSummary& summary, const rating::Store& store, const 
     out << body;
     // Following a link to a match's row opens its fold (browsers without this still show the row
     // once the fold is opened by hand).
-    out << "<script>\nfunction openTarget() { const t = location.hash && document.getElementById(location.hash.slice(1));"
+    out << "<script>\nfunction openTarget() {"
+           " const t = location.hash && document.getElementById(location.hash.slice(1));"
            " if (t && t.closest('details')) { t.closest('details').open = true; t.scrollIntoView(); } }\n"
            "addEventListener('hashchange', openTarget); addEventListener('load', openTarget);\n</script>\n";
     if (summary.charts) {

@@ -1,14 +1,15 @@
 // Settings, head-to-head crosstable and per-bot time and memory of the HTML report.
+#include "arbiter/report/html_report_sections.hpp"
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "arbiter/report/html_report.hpp"
-#include "arbiter/report/html_report_sections.hpp"
 
 namespace arb::report {
 namespace {
@@ -18,13 +19,20 @@ using nlohmann::ordered_json;
 // The labels of the identity's known keys, in the order shown; other keys follow as stored.
 const std::vector<std::pair<std::string, std::string>>& setting_labels() {
     static const std::vector<std::pair<std::string, std::string>> labels = {
-        {"pairing", "Pairing"},          {"format", "Format"},
-        {"rounds", "Rounds"},            {"seed", "Seed"},
-        {"players", "Seats per match"},  {"seating", "Seating"},
-        {"all_seatings", "All seatings"}, {"random_rounds", "Random rounds"},
-        {"vary_cyclic_order", "Vary cyclic order"}, {"memory_mib", "Memory limit (MiB)"},
-        {"freeze_idle", "Freeze idle bots"}, {"options", "Game options"},
-        {"bots", "Bots"},                {"house_bots", "House bots"},
+        {"pairing", "Pairing"},
+        {"format", "Format"},
+        {"rounds", "Rounds"},
+        {"seed", "Seed"},
+        {"players", "Seats per match"},
+        {"seating", "Seating"},
+        {"all_seatings", "All seatings"},
+        {"random_rounds", "Random rounds"},
+        {"vary_cyclic_order", "Vary cyclic order"},
+        {"memory_mib", "Memory limit (MiB)"},
+        {"freeze_idle", "Freeze idle bots"},
+        {"options", "Game options"},
+        {"bots", "Bots"},
+        {"house_bots", "House bots"},
         {"challengers", "Challengers"},
     };
     return labels;
@@ -37,7 +45,8 @@ std::string setting_value(const ordered_json& v) {
         if (v.empty()) return "<span class=\"note\">none</span>";
         std::string out;
         for (const auto& item : v)
-            out += "<div><code>" + escape_html(item.is_string() ? item.get<std::string>() : item.dump()) + "</code></div>";
+            out += "<div><code>" + escape_html(item.is_string() ? item.get<std::string>() : item.dump()) +
+                   "</code></div>";
         return out;
     }
     if (v.is_object()) {
@@ -52,7 +61,8 @@ std::string setting_value(const ordered_json& v) {
 }
 
 std::string setting_row(const std::string& label, const std::string& value_html) {
-    return "<tr><th class=\"name\">" + escape_html(label) + "</th><td class=\"name\">" + value_html + "</td></tr>\n";
+    return "<tr><th class=\"name\">" + escape_html(label) + "</th><td class=\"name\">" + value_html +
+           "</td></tr>\n";
 }
 
 // The game options the tournament's matches ran with (defaults included), when they agree.
@@ -92,13 +102,17 @@ struct Tally {
     int games() const { return wins + losses + draws; }
     double score() const { return games() ? (wins + 0.5 * draws) / games() : 0.5; }
     void add(double score) {
-        if (score > 0.75) ++wins;
-        else if (score < 0.25) ++losses;
-        else ++draws;
+        if (score > 0.75)
+            ++wins;
+        else if (score < 0.25)
+            ++losses;
+        else
+            ++draws;
     }
 };
 
-std::vector<std::string> bots_in_order(const std::vector<ReportMatch>& matches, const std::vector<std::string>& order) {
+std::vector<std::string> bots_in_order(const std::vector<ReportMatch>& matches,
+                                       const std::vector<std::string>& order) {
     std::vector<std::string> bots = order;
     std::set<std::string> rest;
     for (const auto& m : matches)
@@ -110,8 +124,9 @@ std::vector<std::string> bots_in_order(const std::vector<ReportMatch>& matches, 
 
 std::string tally_cell(const Tally& t) {
     if (t.games() == 0) return "<td></td>";
-    return fmt::format("<td style=\"background:{}\" title=\"{} games\">{}-{}-{}<br><small>{:.2f}</small></td>",
-                       score_colour(t.score()), t.games(), t.wins, t.losses, t.draws, t.score());
+    return fmt::format(
+        "<td style=\"background:{}\" title=\"{} games\">{}-{}-{}<br><small>{:.2f}</small></td>",
+        score_colour(t.score()), t.games(), t.wins, t.losses, t.draws, t.score());
 }
 
 std::string human_seconds(double s) { return s >= 100 ? fmt::format("{:.0f}", s) : fmt::format("{:.3g}", s); }
@@ -126,19 +141,22 @@ std::string score_colour(double p) {
                     : fmt::format("rgb({},{},{})", 255, 255 - strength, 255 - strength);
 }
 
-std::string settings_section(const std::vector<TournamentInfo>& tournaments, const std::vector<ReportMatch>& matches) {
+std::string settings_section(const std::vector<TournamentInfo>& tournaments,
+                             const std::vector<ReportMatch>& matches) {
     if (tournaments.empty()) return "";
     std::string body = "<h3>Settings</h3>\n";
     for (const auto& t : tournaments) body += tournament_settings(t, matches);
     return body;
 }
 
-std::string crosstable_section(const std::vector<ReportMatch>& matches, const std::vector<std::string>& order) {
+std::string crosstable_section(const std::vector<ReportMatch>& matches,
+                               const std::vector<std::string>& order) {
     std::map<std::pair<std::string, std::string>, Tally> cells;
     std::map<std::string, Tally> totals;
     for (const auto& m : matches) {
         for (const auto& p : m.pairs) {
-            if (p.a < 0 || p.b < 0 || p.a >= static_cast<int>(m.seats.size()) || p.b >= static_cast<int>(m.seats.size()))
+            if (p.a < 0 || p.b < 0 || p.a >= static_cast<int>(m.seats.size()) ||
+                p.b >= static_cast<int>(m.seats.size()))
                 continue;
             const std::string& a = m.seats[p.a].bot;
             const std::string& b = m.seats[p.b].bot;
@@ -153,8 +171,9 @@ std::string crosstable_section(const std::vector<ReportMatch>& matches, const st
     std::vector<std::string> bots;
     for (const auto& bot : bots_in_order(matches, order))
         if (totals.count(bot)) bots.push_back(bot);
-    std::string body = "<h3>Head to head</h3>\n<p class=\"note\">Row bot against column bot over the pairwise results: "
-                       "wins-losses-draws and mean score (1 win, &frac12; draw).</p>\n<table class=\"cross\"><tr><th></th>";
+    std::string body =
+        "<h3>Head to head</h3>\n<p class=\"note\">Row bot against column bot over the pairwise results: "
+        "wins-losses-draws and mean score (1 win, &frac12; draw).</p>\n<table class=\"cross\"><tr><th></th>";
     for (const auto& c : bots) body += "<th>" + escape_html(c) + "</th>";
     body += "<th>All</th></tr>\n";
     for (const auto& r : bots) {
@@ -192,7 +211,8 @@ std::string usage_section(const std::vector<ReportMatch>& matches) {
     }
     if (!any) return "";
     std::string body =
-        "<h3>Time and memory</h3>\n<p class=\"note\">Per bot over its seats: time charged to its clocks (wall), CPU "
+        "<h3>Time and memory</h3>\n<p class=\"note\">Per bot over its seats: time charged to its clocks "
+        "(wall), CPU "
         "time of its processes, its longest single reply, and its peak memory (&ndash;: not measured).</p>\n"
         "<table><tr><th class=\"name\">Bot</th><th>Seats</th><th>Wall total s</th><th>Wall mean s</th>"
         "<th>CPU total s</th><th>CPU mean s</th><th>Longest reply s</th><th>Requests</th>"
@@ -201,9 +221,9 @@ std::string usage_section(const std::vector<ReportMatch>& matches) {
         body += fmt::format(
             "<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
             "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-            escape_html(bot), u.seats, human_seconds(u.wall), human_seconds(u.wall / u.seats), human_seconds(u.cpu),
-            human_seconds(u.cpu / u.seats), human_seconds(u.longest), u.requests, memory_mib(u.peak_kib),
-            memory_mib(u.peak_known ? u.peak_sum_kib / u.peak_known : 0));
+            escape_html(bot), u.seats, human_seconds(u.wall), human_seconds(u.wall / u.seats),
+            human_seconds(u.cpu), human_seconds(u.cpu / u.seats), human_seconds(u.longest), u.requests,
+            memory_mib(u.peak_kib), memory_mib(u.peak_known ? u.peak_sum_kib / u.peak_known : 0));
     }
     return body + "</table>\n";
 }

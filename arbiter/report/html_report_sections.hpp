@@ -17,17 +17,19 @@ std::string link_if_exists(const std::string& file, const std::filesystem::path&
 // Red (0) through white (0.5) to green (1), for cells that read as a probability or a score.
 std::string score_colour(double p);
 
-std::string settings_section(const std::vector<TournamentInfo>& tournaments, const std::vector<ReportMatch>& matches);
+std::string settings_section(const std::vector<TournamentInfo>& tournaments,
+                             const std::vector<ReportMatch>& matches);
 
 // Bots in `order` first (e.g. by rating), then any others by name.
-std::string crosstable_section(const std::vector<ReportMatch>& matches, const std::vector<std::string>& order);
+std::string crosstable_section(const std::vector<ReportMatch>& matches,
+                               const std::vector<std::string>& order);
 
 std::string usage_section(const std::vector<ReportMatch>& matches);
 
 struct MatchListOptions {
     std::filesystem::path out_dir;
-    std::size_t rows_per_fold = 500;   // a round with more matches is split into several folds
-    std::size_t open_up_to = 100;      // folds start open when the list is this short
+    std::size_t rows_per_fold = 500;  // a round with more matches is split into several folds
+    std::size_t open_up_to = 100;     // folds start open when the list is this short
 };
 std::string match_list_section(const std::vector<ReportMatch>& matches, const MatchListOptions& options);
 

@@ -74,23 +74,29 @@ std::vector<ReportMatch> load_report_matches(const rating::Store& store, const s
     while (p.step()) out[position_of.at(p.column_int64(0))].seats.push_back(read_seat(p));
 
     Statement q = store.prepare(
-        "SELECT p.match_id, p.a, p.b, p.score_a FROM pairs p WHERE p.match_id IN (SELECT m.id FROM matches m" +
+        "SELECT p.match_id, p.a, p.b, p.score_a FROM pairs p WHERE p.match_id IN (SELECT m.id FROM matches "
+        "m" +
         where + ") ORDER BY p.match_id, p.position");
     bind_where(q, game, tournament);
     while (q.step())
-        out[position_of.at(q.column_int64(0))].pairs.push_back({q.column_int(1), q.column_int(2), q.column_double(3)});
+        out[position_of.at(q.column_int64(0))].pairs.push_back(
+            {q.column_int(1), q.column_int(2), q.column_double(3)});
     return out;
 }
 
-std::vector<TournamentInfo> load_tournaments(const rating::Store& store, const std::vector<std::string>& names) {
+std::vector<TournamentInfo> load_tournaments(const rating::Store& store,
+                                             const std::vector<std::string>& names) {
     std::vector<TournamentInfo> out;
-    Statement exists = store.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournament'");
+    Statement exists =
+        store.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournament'");
     if (!exists.step()) return out;
-    Statement st = store.prepare("SELECT name, game, identity_json, created_at FROM tournament WHERE name = ?1");
+    Statement st =
+        store.prepare("SELECT name, game, identity_json, created_at FROM tournament WHERE name = ?1");
     for (const auto& name : names) {
         st.reset();
         st.bind(1, name);
-        if (st.step()) out.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3)});
+        if (st.step())
+            out.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3)});
     }
     return out;
 }

@@ -63,6 +63,7 @@ std::vector<ReportMatch> load_report_matches(const rating::Store& store, const s
 
 // The stored identities of the named tournaments that have one (a database without the
 // tournament tables, or a tournament name from imported records, yields nothing), by name.
-std::vector<TournamentInfo> load_tournaments(const rating::Store& store, const std::vector<std::string>& names);
+std::vector<TournamentInfo> load_tournaments(const rating::Store& store,
+                                             const std::vector<std::string>& names);
 
 }  // namespace arb::report

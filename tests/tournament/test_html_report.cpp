@@ -2,7 +2,6 @@
 // the match list with links to the files a match folder holds, escaping, statuses this build
 // does not know, and the size of the page for a large tournament.
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -55,7 +54,8 @@ MatchRecord record(const std::vector<std::pair<std::string, double>>& seats, std
         p.command = "/bin/true";
         p.seat = static_cast<int>(i);
         p.score = seats[i].second;
-        p.usage = {0.5 * p.score, 0.25 * p.score, 0.1 * p.score, 10, 1024 * static_cast<std::int64_t>(p.score)};
+        p.usage = {0.5 * p.score, 0.25 * p.score, 0.1 * p.score, 10,
+                   1024 * static_cast<std::int64_t>(p.score)};
         r.participants.push_back(p);
     }
     assign_ranks_by_score(r.participants);
@@ -80,9 +80,10 @@ std::string make_store(const fs::path& dir) {
     const std::string db = (dir / "t.sqlite").string();
     auto store = rating::Store::open(db, rating::OpenMode::create_or_open);
     tournament::TournamentStore ts(store);
-    ts.open_tournament("t1", "fake", R"({"game":"fake","format":"groups","seed":42,"rounds":1,"players":3,)"
-                                     R"("bots":["name=alpha cmd=/bin/true","name=beta cmd=\"./b <x>\""],)"
-                                     R"("options":{"total-time-ms":2000},"memory_mib":256,"future_key":[1,2]})");
+    ts.open_tournament("t1", "fake",
+                       R"({"game":"fake","format":"groups","seed":42,"rounds":1,"players":3,)"
+                       R"("bots":["name=alpha cmd=/bin/true","name=beta cmd=\"./b <x>\""],)"
+                       R"("options":{"total-time-ms":2000},"memory_mib":256,"future_key":[1,2]})");
     const fs::path files = dir / "t files#1";  // a space and a '#' must not break the links
     for (int s = 0; s < 3; ++s) {
         MatchRecord r = record({{"alpha", 3.0 + s}, {"beta", 2}, {kOdd, 1}}, 100 + s);
@@ -144,15 +145,19 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK(has(html, "<code>name=beta cmd=&quot;./b &lt;x&gt;&quot;</code>"));
     CHECK(has(html, "<th class=\"name\">Memory limit (MiB)</th><td class=\"name\">256</td>"));
     CHECK(has(html, "<th class=\"name\">future_key</th>"));
-    CHECK(has(html, "<th class=\"name\">Game options as played</th><td class=\"name\"><div><code>total-time-ms = 2000"));
+    CHECK(has(
+        html,
+        "<th class=\"name\">Game options as played</th><td class=\"name\"><div><code>total-time-ms = 2000"));
     // Crosstable: alpha beat beta in all three matches (row alpha, column beta: 3-0-0, score 1).
     CHECK(has(html, "<h3>Head to head</h3>"));
     CHECK(has(html, "title=\"3 games\">3-0-0<br><small>1.00</small>"));
     CHECK(has(html, "title=\"3 games\">0-3-0<br><small>0.00</small>"));
     // Usage: alpha's wall total 0.5 * (3 + 4 + 5) = 6 s, peak memory max 5 MiB.
     CHECK(has(html, "<h3>Time and memory</h3>"));
-    CHECK(has(html, "<tr><td class=\"name\">alpha</td><td>3</td><td>6</td><td>2</td><td>3</td><td>1</td><td>0.5</td>"
-                    "<td>30</td><td>5.0</td><td>4.0</td></tr>"));
+    CHECK(
+        has(html,
+            "<tr><td class=\"name\">alpha</td><td>3</td><td>6</td><td>2</td><td>3</td><td>1</td><td>0.5</td>"
+            "<td>30</td><td>5.0</td><td>4.0</td></tr>"));
     // Failures: the crash and the forfeit, shown as stored.
     CHECK(has(html, "<h3>Failures</h3>"));
     CHECK(has(html, "<th>Other</th>"));
@@ -165,7 +170,8 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s0/replay.txt\">replay</a>"));
     CHECK_FALSE(has(html, "r0-g0-s1/replay.txt"));  // not on disk: not linked
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/record.json\">record</a>"));
-    CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/logs/seat0-alpha.stderr\">seat0-alpha.stderr</a>"));
+    CHECK(
+        has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/logs/seat0-alpha.stderr\">seat0-alpha.stderr</a>"));
     std::vector<std::string> links, anchors;
     for (const auto& link : hrefs(html)) (link.front() == '#' ? anchors : links).push_back(link);
     CHECK(links.size() == 7);
@@ -201,8 +207,8 @@ TEST_CASE("sections without data are left out") {
     options.chartjs = "";
     const std::string html = read(report::write_html_report(store, options).page);
     CHECK(has(html, "1 matches, 2026-11-25T10:00:00Z to 2026-11-25T10:00:00Z; no seat failed"));
-    for (const char* absent : {"<h3>Settings", "<h3>Ratings", "<h3>Rating history", "<h3>Likelihood", "<h3>Head to head",
-                               "<h3>Time and memory", "<h3>Failures", "href="}) {
+    for (const char* absent : {"<h3>Settings", "<h3>Ratings", "<h3>Rating history", "<h3>Likelihood",
+                               "<h3>Head to head", "<h3>Time and memory", "<h3>Failures", "href="}) {
         INFO(absent);
         CHECK_FALSE(has(html, absent));
     }
@@ -218,11 +224,13 @@ TEST_CASE("the report of one tournament names it, and a large match list stays f
         for (int round = 0; round < rounds; ++round) {
             std::vector<MatchRecord> batch;
             for (int m = 0; m < per_round; ++m)
-                batch.push_back(record({{"a1", double(m % 4)}, {"b2", double(m % 3)}, {"c3", 1}, {"d4", 2}}, m));
+                batch.push_back(
+                    record({{"a1", double(m % 4)}, {"b2", double(m % 3)}, {"c3", 1}, {"d4", 2}}, m));
             const auto ids = store.insert_matches(batch, {});
             for (int m = 0; m < per_round; ++m)
-                store.exec("UPDATE matches SET tournament = 'big', schedule_key = 'big/r" + std::to_string(round) + "/g" +
-                           std::to_string(m / 4) + "/s" + std::to_string(m % 4) + "' WHERE id = " + std::to_string(ids[m]));
+                store.exec("UPDATE matches SET tournament = 'big', schedule_key = 'big/r" +
+                           std::to_string(round) + "/g" + std::to_string(m / 4) + "/s" +
+                           std::to_string(m % 4) + "' WHERE id = " + std::to_string(ids[m]));
         }
     }
     auto store = rating::Store::open(db, rating::OpenMode::read_only);
