@@ -160,7 +160,9 @@ void add_tournament_commands(CLI::App& app) {
     l->callback([l_args] { run_ladder_command(*l_args); });
 
     auto r_args = std::make_shared<ReportArgs>();
-    auto* r = app.add_subcommand("report", "Write a static HTML report (ratings, history, LOS, failures) from a database");
+    auto* r = app.add_subcommand(
+        "report", "Write a static HTML report (settings, ratings, LOS, head-to-head, time and memory, failures, every "
+                  "match with links to its files) from a database");
     r->add_option("--db", r_args->db, "SQLite results file")->required()->check(CLI::ExistingFile);
     r->add_option("--out", r_args->out, "Output folder (index.html)")->required();
     r->add_option("--game", r_args->game, "Only this game");

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "arbiter/report/html_report_sections.hpp"
+#include "arbiter/report/report_data.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 
@@ -18,15 +20,17 @@ using nlohmann::json;
 
 struct Failure {
     std::int64_t match_id = 0;
+    std::string key;         // schedule key, or "#id"
     std::string started_at;
     std::string bot;
-    SeatStatus status = SeatStatus::ok;
+    std::string status;      // as stored
     std::string detail;
     std::string transcript;  // link target, "" if none
 };
 
 struct FaultCounts {
-    int matches = 0, timeout = 0, crashed = 0, illegal = 0, killed = 0;
+    int matches = 0, timeout = 0, crashed = 0, illegal = 0, killed = 0, other = 0;
+    int failed() const { return timeout + crashed + illegal + killed + other; }
 };
 
 std::string read_file(const std::filesystem::path& path) {
@@ -35,17 +39,6 @@ std::string read_file(const std::filesystem::path& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-// Links work from the report folder: relative when the transcript can be reached that way.
-std::string link_to(const std::string& transcript, const std::filesystem::path& out_dir) {
-    if (transcript.empty()) return "";
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(transcript, ec);
-    if (ec) return "";
-    const auto relative = std::filesystem::relative(absolute, std::filesystem::absolute(out_dir), ec);
-    if (!ec && !relative.empty()) return relative.generic_string();
-    return "file://" + absolute.generic_string();
 }
 
 // JSON inside <script>: "</" must not end the element.
@@ -58,12 +51,7 @@ std::string script_safe(const std::string& text) {
     return out;
 }
 
-std::string los_colour(double p) {
-    // Red (0) through white (0.5) to green (1).
-    const int strength = static_cast<int>(std::abs(p - 0.5) * 2 * 155);
-    return p >= 0.5 ? fmt::format("rgb({},{},{})", 255 - strength, 255, 255 - strength)
-                    : fmt::format("rgb({},{},{})", 255, 255 - strength, 255 - strength);
-}
+std::string los_colour(double p) { return score_colour(p); }
 
 const char* kStyle = R"(
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1200px; }
@@ -75,6 +63,10 @@ th { background: #f3f3f3; } td.name, th.name { text-align: left; }
 .chart { max-width: 900px; margin-bottom: 1.5em; }
 .note { color: #666; font-size: .9em; }
 .bad { color: #a00; font-weight: bold; }
+.cross td { text-align: center; min-width: 4em; }
+.settings th { text-align: left; vertical-align: top; } .settings td { text-align: left; }
+.matches td { vertical-align: top; text-align: left; } .matches td.n { text-align: right; }
+details { margin: .3em 0; } summary { cursor: pointer; }
 )";
 
 const char* kChartScript = R"(
@@ -192,9 +184,8 @@ std::string history_section(const rating::Store& store, const std::string& game,
         history["series"].push_back({{"bot", bot}, {"elo", values}});
     }
     g["history"] = history;
+    if (snapshots.empty()) return "";
     std::string body = "<h3>Rating history</h3>\n";
-    if (snapshots.empty())
-        return body + "<p class=\"note\">No rating snapshots yet (each <code>arbiter ladder</code> run stores one).</p>\n";
     if (charts) body += fmt::format("<div class=\"chart\"><canvas id=\"history-{}\" height=\"110\"></canvas></div>\n", id);
     body += "<table><tr><th class=\"name\">Snapshot</th>";
     for (const auto& [bot, values] : series) body += "<th>" + escape_html(bot) + "</th>";
@@ -235,7 +226,8 @@ std::string los_section(const std::optional<rating::RatingResult>& fit) {
 std::string failed_seats_list(const std::vector<Failure>& failures, int max_failure_links) {
     if (failures.empty()) return "";
     std::string body =
-        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th>Match</th><th>Started</th>"
+        fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th class=\"name\">Match</th>"
+                    "<th>Started</th>"
                     "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
                     "<th class=\"name\">Transcript</th></tr>\n",
                     failures.size(),
@@ -246,73 +238,148 @@ std::string failed_seats_list(const std::vector<Failure>& failures, int max_fail
         failures.size() > static_cast<std::size_t>(max_failure_links) ? failures.size() - max_failure_links : 0;
     for (std::size_t i = first; i < failures.size(); ++i) {
         const auto& f = failures[i];
-        body += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
-                            "<td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
-                            f.match_id, escape_html(f.started_at), escape_html(f.bot), to_string(f.status),
+        body += fmt::format("<tr><td class=\"name\"><a href=\"#m{}\">{}</a></td><td>{}</td><td class=\"name\">{}</td>"
+                            "<td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
+                            f.match_id, escape_html(f.key), escape_html(f.started_at), escape_html(f.bot),
+                            escape_html(f.status),
                             escape_html(f.detail),
                             f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
     }
     return body + "</table></details>\n";
 }
 
-// Fault counts per bot, and the list of failed seats with links to their transcripts.
-std::string failures_section(const std::vector<rating::StoredMatch>& matches, const ReportOptions& options) {
+// Fault counts per bot, and the list of failed seats with links to their transcripts. Statuses
+// this build does not know (a newer arbiter's) count under "Other" and are listed as stored.
+std::string failures_section(const std::vector<ReportMatch>& matches, const ReportOptions& options) {
     std::map<std::string, FaultCounts> counts;
     std::vector<Failure> failures;
     for (const auto& m : matches) {
-        for (const auto& p : m.record.participants) {
+        for (const auto& p : m.seats) {
             auto& c = counts[p.bot];
             ++c.matches;
-            if (p.status == SeatStatus::ok) continue;
-            if (p.status == SeatStatus::timeout) ++c.timeout;
-            if (p.status == SeatStatus::crashed) ++c.crashed;
-            if (p.status == SeatStatus::illegal) ++c.illegal;
-            if (p.status == SeatStatus::killed) ++c.killed;
-            failures.push_back({m.id, m.record.started_at, p.bot, p.status, p.detail,
-                                link_to(m.record.transcript_path, options.out_dir)});
+            if (p.status == "ok") continue;
+            if (p.status == "timeout") ++c.timeout;
+            else if (p.status == "crashed") ++c.crashed;
+            else if (p.status == "illegal") ++c.illegal;
+            else if (p.status == "killed") ++c.killed;
+            else ++c.other;
+            failures.push_back({m.id, m.schedule_key.value_or("#" + std::to_string(m.id)), m.started_at, p.bot,
+                                p.status, p.detail,
+                                link_if_exists(m.transcript_path, options.out_dir)});
         }
     }
+    if (failures.empty()) return "";
+    const bool others = std::any_of(counts.begin(), counts.end(), [](const auto& c) { return c.second.other > 0; });
     std::string body = "<h3>Failures</h3>\n<table><tr><th class=\"name\">Bot</th><th>Matches</th><th>Timeouts</th>"
-                       "<th>Crashes</th><th>Illegal moves</th><th>Killed</th></tr>\n";
+                       "<th>Crashes</th><th>Illegal moves</th><th>Killed</th>";
+    body += others ? "<th>Other</th></tr>\n" : "</tr>\n";
     for (const auto& [bot, c] : counts) {
-        const bool all_failed = c.matches > 0 && c.timeout + c.crashed + c.illegal + c.killed == c.matches;
-        body += fmt::format("<tr><td class=\"name{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        const bool all_failed = c.matches > 0 && c.failed() == c.matches;
+        body += fmt::format("<tr><td class=\"name{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
                             all_failed ? " bad" : "", escape_html(bot) + (all_failed ? " (failed every match)" : ""),
                             c.matches, c.timeout, c.crashed, c.illegal, c.killed);
+        body += others ? fmt::format("<td>{}</td></tr>\n", c.other) : "</tr>\n";
     }
     body += "</table>\n";
     return body + failed_seats_list(failures, options.max_failure_links);
 }
 
+// The tournaments the matches belong to, in order of first match, and how many belong to none.
+std::vector<std::string> tournaments_of(const std::vector<ReportMatch>& matches, int& outside) {
+    std::vector<std::string> names;
+    outside = 0;
+    for (const auto& m : matches) {
+        if (!m.tournament) ++outside;
+        else if (std::find(names.begin(), names.end(), *m.tournament) == names.end()) names.push_back(*m.tournament);
+    }
+    return names;
+}
+
+// "32 matches of tournament t1 (and 3 outside a tournament), 2026-... to 2026-..."
+std::string coverage_line(const std::vector<ReportMatch>& matches, bool* any_failed) {
+    int outside = 0;
+    const auto names = tournaments_of(matches, outside);
+    std::string of;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        of += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + ("<b>" + escape_html(names[i]) + "</b>");
+    std::string text = fmt::format("{} matches", matches.size());
+    if (!names.empty()) text += fmt::format(" of tournament{} {}", names.size() > 1 ? "s" : "", of);
+    if (outside > 0 && !names.empty()) text += fmt::format(" and {} outside a tournament", outside);
+    if (!matches.front().started_at.empty())
+        text += fmt::format(", {} to {}", escape_html(matches.front().started_at),
+                            escape_html(matches.back().started_at));
+    *any_failed = std::any_of(matches.begin(), matches.end(), [](const ReportMatch& m) {
+        return std::any_of(m.seats.begin(), m.seats.end(), [](const ReportSeat& s) { return s.status != "ok"; });
+    });
+    if (!*any_failed) text += "; no seat failed";
+    return "<p class=\"note\">" + text + "</p>\n";
+}
+
 // One game's part of the page; its chart data goes into `g`.
 std::string game_section(const rating::Store& store, const std::string& game, const rating::MatchFilter& filter,
-                         const std::vector<rating::StoredMatch>& matches, const std::string& id,
+                         const std::vector<ReportMatch>& matches, const std::string& id,
                          const ReportOptions& options, bool charts, json& g) {
-    std::string body = fmt::format(
-        "<h2>{}</h2>\n<p class=\"note\">{} matches{}, {} to {}</p>\n", escape_html(game), matches.size(),
-        options.tournament ? " of tournament " + escape_html(*options.tournament) : "",
-        escape_html(matches.front().record.started_at), escape_html(matches.back().record.started_at));
+    bool any_failed = false;
+    std::string body = "<h2>" + escape_html(game) + "</h2>\n" + coverage_line(matches, &any_failed);
     g["id"] = id;
+    g["rows"] = json::array();
     const auto fit = fit_ratings(store, filter);
-    body += ratings_section(fit, id, charts, g);
+    int outside = 0;
+    body += settings_section(load_tournaments(store, tournaments_of(matches, outside)), matches);
+    if (fit) body += ratings_section(fit, id, charts, g);
     body += history_section(store, game, id, charts, g);
     body += los_section(fit);
-    body += failures_section(matches, options);
+    std::vector<std::string> by_rating;
+    if (fit)
+        for (const auto& r : fit->rows) by_rating.push_back(r.name);
+    body += crosstable_section(matches, by_rating);
+    body += usage_section(matches);
+    if (any_failed) body += failures_section(matches, options);
+    MatchListOptions list;
+    list.out_dir = options.out_dir;
+    body += match_list_section(matches, list);
     return body;
 }
 
-void write_page(const ReportSummary& summary, const rating::Store& store, const std::string& body,
-                const std::string& chartjs, const json& data) {
+// "a, b and c"
+std::string listed(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return out;
+}
+
+// What the page covers, for its heading: the filters given, or everything in the database, and
+// the tournaments the reported matches belong to.
+std::string scope_text(const ReportOptions& options, const std::vector<std::string>& games,
+                       const std::vector<std::string>& tournaments) {
+    if (options.tournament)
+        return "tournament " + *options.tournament + (options.game ? ", game " + *options.game : "");
+    std::string scope = options.game ? "game " + *options.game : "all matches (" + listed(games) + ")";
+    if (!tournaments.empty())
+        scope += fmt::format(" of tournament{} {}", tournaments.size() > 1 ? "s" : "", listed(tournaments));
+    return scope;
+}
+
+void write_page(const ReportSummary& summary, const rating::Store& store, const std::string& scope,
+                const std::string& body, const std::string& chartjs, const json& data) {
     std::ofstream out(summary.page, std::ios::binary);
     if (!out) throw UserError("cannot write " + summary.page.string());
-    out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>arbiter report</title>\n<style>"
-        << kStyle << "</style>\n</head><body>\n<h1>arbiter report</h1>\n"
+    out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>arbiter report: "
+        << escape_html(scope) << "</title>\n<style>" << kStyle << "</style>\n</head><body>\n<h1>arbiter report: "
+        << escape_html(scope) << "</h1>\n"
         << fmt::format("<p class=\"note\">Database {} &middot; generated {} &middot; {} matches</p>\n",
                        escape_html(store.path()), utc_timestamp_now(), summary.matches);
     if (!summary.charts)
         out << "<p class=\"note\">Charts need Chart.js (Debian: <code>apt-get install libjs-chart.js</code>, or "
                "<code>arbiter report --chartjs FILE</code>); the tables below have every number.</p>\n";
     out << body;
+    // Following a link to a match's row opens its fold (browsers without this still show the row
+    // once the fold is opened by hand).
+    out << "<script>\nfunction openTarget() {"
+           " const t = location.hash && document.getElementById(location.hash.slice(1));"
+           " if (t && t.closest('details')) { t.closest('details').open = true; t.scrollIntoView(); } }\n"
+           "addEventListener('hashchange', openTarget); addEventListener('load', openTarget);\n</script>\n";
     if (summary.charts) {
         out << "<script>\n" << script_safe(chartjs) << "\n</script>\n";
         out << "<script>\nconst REPORT = " << script_safe(data.dump()) << ";\n" << kChartScript << "</script>\n";
@@ -336,21 +403,26 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
     std::string body;
     json data;
     data["games"] = json::array();
+    std::vector<std::string> reported, tournaments;
     for (const auto& game : games) {
         const rating::MatchFilter filter = filter_for(game, options);
-        const auto matches = store.matches(filter);
+        const auto matches = load_report_matches(store, game, options.tournament);
         if (matches.empty()) continue;
+        if (reported.empty()) ensure_folder(options.out_dir, "--out");  // links are made relative to it
         json g;
         body += game_section(store, game, filter, matches, std::to_string(summary.games), options, summary.charts, g);
         ++summary.games;
         summary.matches += static_cast<int>(matches.size());
         data["games"].push_back(g);
+        reported.push_back(game);
+        for (const auto& m : matches)
+            if (m.tournament && std::find(tournaments.begin(), tournaments.end(), *m.tournament) == tournaments.end())
+                tournaments.push_back(*m.tournament);
     }
     if (summary.games == 0) throw UserError("the database " + store.path() + " has no matches to report");
 
-    ensure_folder(options.out_dir, "--out");
     summary.page = options.out_dir / "index.html";
-    write_page(summary, store, body, chartjs, data);
+    write_page(summary, store, scope_text(options, reported, tournaments), body, chartjs, data);
     return summary;
 }
 

@@ -1,8 +1,12 @@
 #pragma once
 // `arbiter report`: one static HTML page from the results store that opens offline in a
-// browser: per game, the rating table with error bars, the rating history of every bot over
-// the ladder snapshots, the pairwise LOS matrix, and per-bot failure counts with links to the
-// transcripts of the failed matches.
+// browser. Its heading says what it covers (a tournament, a game, or all matches); per game: the
+// settings of its tournaments, the rating table with error bars, the rating history of every
+// bot over the ladder snapshots, the pairwise LOS matrix, the head-to-head crosstable, per-bot
+// time and memory, per-bot failure counts, and the list of matches by schedule key, folded by
+// round, with links to the files each match left (record.json, replay, transcript, stderr logs).
+// A section with nothing to show is left out. Links are relative to the report's folder and
+// only to files that exist when the page is written.
 //
 // Charts use Chart.js (Debian package libjs-chart.js, MIT licence), inlined into the page so
 // it needs no network and no second file. Without it the page still has every table and says

@@ -143,6 +143,12 @@ TEST_CASE("the report has ratings, history, LOS and failures with transcript lin
         ladder::run_ladder(request_for("crash-1.5", dir), game, store, test::fake_match);
     }
     auto store = rating::Store::open(db, rating::OpenMode::read_only);
+    // The fake game writes no transcripts; the report links only files that exist.
+    for (const auto& m : store.matches()) {
+        REQUIRE_FALSE(m.record.transcript_path.empty());
+        std::filesystem::create_directories(std::filesystem::path(m.record.transcript_path).parent_path());
+        std::ofstream(m.record.transcript_path) << "transcript\n";
+    }
     report::ReportOptions options;
     options.out_dir = dir / "report";
     const auto summary = report::write_html_report(store, options);
@@ -154,6 +160,10 @@ TEST_CASE("the report has ratings, history, LOS and failures with transcript lin
     CHECK(html.find("crash-1.5 (failed every match)") != std::string::npos);
     CHECK(html.find("href=\"../out/crash-1.5/transcripts/") != std::string::npos);
     CHECK(html.find("Rating history") != std::string::npos);
+    // The ladder's matches fold by round under the bot that played them.
+    CHECK(html.find("<summary>ladder/fake/hero-1.4/r0 &middot; 4 matches</summary>") != std::string::npos);
+    CHECK(html.find("<summary>ladder/fake/crash-1.5/r1 &middot; 4 matches, <span class=\"bad\">4 with failed seats") !=
+          std::string::npos);
     if (summary.charts) {
         CHECK(html.find("<canvas id=\"ratings-0\"") != std::string::npos);
         CHECK(html.find("<script src=") == std::string::npos);  // nothing fetched: Chart.js is inlined

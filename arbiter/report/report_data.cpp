@@ -1,0 +1,104 @@
+#include "arbiter/report/report_data.hpp"
+
+#include <unordered_map>
+
+namespace arb::report {
+namespace {
+
+using rating::Statement;
+
+// " WHERE m.game = ?1 [AND m.tournament = ?2]" over table alias m.
+std::string match_where(const std::optional<std::string>& tournament) {
+    return tournament ? " WHERE m.game = ?1 AND m.tournament = ?2" : " WHERE m.game = ?1";
+}
+
+void bind_where(Statement& st, const std::string& game, const std::optional<std::string>& tournament) {
+    st.bind(1, game);
+    if (tournament) st.bind(2, *tournament);
+}
+
+ReportSeat read_seat(const Statement& st) {
+    ReportSeat s;
+    s.bot = st.column_text(1);
+    s.seat = st.column_int(2);
+    s.score = st.column_double(3);
+    s.rank = st.column_int(4);
+    s.status = st.column_text(5);
+    s.detail = st.column_text(6);
+    s.wall_used_s = st.column_double(7);
+    s.cpu_used_s = st.column_double(8);
+    s.longest_reply_s = st.column_double(9);
+    s.requests = st.column_int64(10);
+    s.peak_memory_kib = st.column_int64(11);
+    return s;
+}
+
+}  // namespace
+
+std::vector<ReportMatch> load_report_matches(const rating::Store& store, const std::string& game,
+                                             const std::optional<std::string>& tournament) {
+    const std::string where = match_where(tournament);
+    std::vector<ReportMatch> out;
+    std::unordered_map<std::int64_t, std::size_t> position_of;
+    Statement m = store.prepare(
+        "SELECT m.id, m.game, m.config_json, m.seed, m.rotation, m.end_reason, m.turns, m.transcript_path,"
+        " m.replay_path, m.started_at, m.wall_s, m.tournament, m.schedule_key FROM matches m" +
+        where + " ORDER BY m.id");
+    bind_where(m, game, tournament);
+    while (m.step()) {
+        ReportMatch r;
+        r.id = m.column_int64(0);
+        r.game = m.column_text(1);
+        r.config_json = m.column_text(2);
+        r.seed = static_cast<std::uint64_t>(m.column_int64(3));  // stored by bit pattern
+        r.rotation = m.column_int(4);
+        r.end_reason = m.column_text(5);
+        r.turns = m.column_int(6);
+        r.transcript_path = m.column_text(7);
+        r.replay_path = m.column_text(8);
+        r.started_at = m.column_text(9);
+        r.wall_s = m.column_double(10);
+        r.tournament = m.column_optional_text(11);
+        r.schedule_key = m.column_optional_text(12);
+        position_of.emplace(r.id, out.size());
+        out.push_back(std::move(r));
+    }
+    if (out.empty()) return out;
+
+    Statement p = store.prepare(
+        "SELECT p.match_id, b.name, p.seat, p.score, p.rank, p.status, p.detail, p.wall_used_s, p.cpu_used_s,"
+        " p.longest_reply_s, p.requests, p.peak_memory_kib FROM participants p JOIN bots b ON b.id = p.bot_id"
+        " WHERE p.match_id IN (SELECT m.id FROM matches m" +
+        where + ") ORDER BY p.match_id, p.position");
+    bind_where(p, game, tournament);
+    while (p.step()) out[position_of.at(p.column_int64(0))].seats.push_back(read_seat(p));
+
+    Statement q = store.prepare(
+        "SELECT p.match_id, p.a, p.b, p.score_a FROM pairs p WHERE p.match_id IN (SELECT m.id FROM matches "
+        "m" +
+        where + ") ORDER BY p.match_id, p.position");
+    bind_where(q, game, tournament);
+    while (q.step())
+        out[position_of.at(q.column_int64(0))].pairs.push_back(
+            {q.column_int(1), q.column_int(2), q.column_double(3)});
+    return out;
+}
+
+std::vector<TournamentInfo> load_tournaments(const rating::Store& store,
+                                             const std::vector<std::string>& names) {
+    std::vector<TournamentInfo> out;
+    Statement exists =
+        store.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournament'");
+    if (!exists.step()) return out;
+    Statement st =
+        store.prepare("SELECT name, game, identity_json, created_at FROM tournament WHERE name = ?1");
+    for (const auto& name : names) {
+        st.reset();
+        st.bind(1, name);
+        if (st.step())
+            out.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3)});
+    }
+    return out;
+}
+
+}  // namespace arb::report

@@ -1,0 +1,69 @@
+#pragma once
+// What the HTML report reads from the results store, read straight from its tables so that a
+// seat status this build does not know (a newer arbiter's, e.g. "forfeited") is shown as stored
+// instead of failing the whole report.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rating/store.hpp"
+
+namespace arb::report {
+
+struct ReportSeat {
+    std::string bot;
+    int seat = 0;
+    double score = 0;
+    int rank = 0;
+    std::string status;  // as stored: "ok", "timeout", ... or anything a newer arbiter writes
+    std::string detail;
+    double wall_used_s = 0;
+    double cpu_used_s = 0;
+    double longest_reply_s = 0;
+    std::int64_t requests = 0;
+    std::int64_t peak_memory_kib = 0;
+};
+
+struct ReportPair {
+    int a = 0;  // positions in ReportMatch::seats
+    int b = 0;
+    double score_a = 0.5;
+};
+
+struct ReportMatch {
+    std::int64_t id = 0;
+    std::string game;
+    std::string config_json;
+    std::uint64_t seed = 0;
+    int rotation = 0;
+    std::string end_reason;
+    int turns = 0;
+    std::string transcript_path;
+    std::string replay_path;
+    std::string started_at;
+    double wall_s = 0;
+    std::optional<std::string> tournament;
+    std::optional<std::string> schedule_key;
+    std::vector<ReportSeat> seats;
+    std::vector<ReportPair> pairs;
+};
+
+// A tournament's stored identity (the settings it was created with, as JSON text).
+struct TournamentInfo {
+    std::string name;
+    std::string game;
+    std::string identity_json;
+    std::string created_at;
+};
+
+// The matches of one game (and tournament, when given), in id order, with seats and pairs.
+std::vector<ReportMatch> load_report_matches(const rating::Store& store, const std::string& game,
+                                             const std::optional<std::string>& tournament);
+
+// The stored identities of the named tournaments that have one (a database without the
+// tournament tables, or a tournament name from imported records, yields nothing), by name.
+std::vector<TournamentInfo> load_tournaments(const rating::Store& store,
+                                             const std::vector<std::string>& names);
+
+}  // namespace arb::report
