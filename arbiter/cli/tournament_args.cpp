@@ -2,12 +2,14 @@
 #include "arbiter/cli/tournament_args.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
 #include "arbiter/cli/commands.hpp"
 #include "core/bot_spec.hpp"
 #include "core/sandbox.hpp"
 #include "core/user_error.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::cli {
 
@@ -30,6 +32,13 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     tournament::TournamentConfig c;
     if (!a.config_path.empty()) c = tournament::read_tournament_config(a.config_path);
     if (!a.game.empty()) c.game = a.game;
+    if (!a.config_path.empty()) {
+        // Paths in the file are the file's; those given as flags below stay the working directory's.
+        std::vector<GameOptionSpec> specs;
+        for (const auto& g : all_games())
+            if (g.name == c.game) specs = g.options;
+        tournament::resolve_relative_paths(c, std::filesystem::absolute(a.config_path).parent_path(), specs);
+    }
     if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
     for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& kv : a.sets) {
@@ -53,8 +62,11 @@ int jobs_of(const tournament::TournamentConfig& c) {
 
 
 void add_tournament_flags(CLI::App* t, TournamentArgs& a) {
-    t->add_option("--name", a.name, "Tournament name in the database (default: config file stem or game)");
-    t->add_option("--format", a.format, "groups | round-robin | gauntlet");
+    t->add_option("--tournament", a.name, "Tournament name in the database (default: config 'name', file stem or game)");
+    t->add_option("--pairing", a.format, "groups | round-robin | gauntlet");
+    // Earlier spellings, kept working for scripts but no longer listed.
+    t->add_option("--name", a.name)->group("");
+    t->add_option("--format", a.format)->group("");
     t->add_option("--house-bot", a.house_bots, "House bot spec, fills groups (repeatable)");
     t->add_option("--challenger", a.challengers, "Gauntlet: bot name that plays everyone (repeatable)");
     t->add_option("--rounds", a.rounds, "Number of rounds");
@@ -71,7 +83,7 @@ tournament::TournamentConfig tournament_config_from(const TournamentArgs& a) {
         if (a.format == "groups") c.format = tournament::Format::groups;
         else if (a.format == "round-robin") c.format = tournament::Format::round_robin;
         else if (a.format == "gauntlet") c.format = tournament::Format::gauntlet;
-        else throw UserError("--format must be groups, round-robin or gauntlet");
+        else throw UserError("--pairing must be groups, round-robin or gauntlet, not '" + a.format + "'");
     }
     for (const auto& spec : a.house_bots) c.house_bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& ch : a.challengers) c.challengers.push_back(ch);
