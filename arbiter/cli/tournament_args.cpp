@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "arbiter/cli/commands.hpp"
 #include "core/bot_spec.hpp"
@@ -28,24 +31,55 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
 }
 
+namespace {
+
+// A game option key as the game declares it when written with dashes, as its flag is
+// (`food-rate` for Ants' `food_rate`); any other key unchanged.
+std::string game_spelling(const std::string& key, const std::vector<GameOptionSpec>& specs) {
+    const auto dashed = [](std::string k) {
+        std::replace(k.begin(), k.end(), '_', '-');
+        return k;
+    };
+    for (const auto& spec : specs)
+        if (dashed(spec.key) == dashed(key)) return spec.key;
+    return key;
+}
+
+void use_game_spelling(tournament::TournamentConfig& c, const std::vector<GameOptionSpec>& specs) {
+    std::map<std::string, std::string> options, locations;
+    for (const auto& [key, value] : c.options) {
+        const std::string name = game_spelling(key, specs);
+        const std::string where = c.option_locations.count(key) ? c.option_locations.at(key) : "";
+        if (options.count(name))
+            throw UserError(fmt::format("{}{}game option '{}' is given twice", where, where.empty() ? "" : ": ", name));
+        options[name] = value;
+        if (!where.empty()) locations[name] = where;
+    }
+    c.options = std::move(options);
+    c.option_locations = std::move(locations);
+}
+
+}  // namespace
+
 tournament::TournamentConfig base_config(const CommonArgs& a) {
     tournament::TournamentConfig c;
     if (!a.config_path.empty()) c = tournament::read_tournament_config(a.config_path);
     if (!a.game.empty()) c.game = a.game;
-    if (!a.config_path.empty()) {
-        // Paths in the file are the file's; those given as flags below stay the working directory's.
-        std::vector<GameOptionSpec> specs;
-        for (const auto& g : all_games())
-            if (g.name == c.game) specs = g.options;
+    std::vector<GameOptionSpec> specs;
+    for (const auto& g : all_games())
+        if (g.name == c.game) specs = g.options;
+    use_game_spelling(c, specs);
+    // Paths in the file are the file's; those given as flags below stay the working directory's.
+    if (!a.config_path.empty())
         tournament::resolve_relative_paths(c, std::filesystem::absolute(a.config_path).parent_path(), specs);
-    }
     if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
     for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& kv : a.sets) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
-        c.options[kv.substr(0, eq)] = kv.substr(eq + 1);
-        c.option_locations[kv.substr(0, eq)] = "--set";
+        const std::string key = game_spelling(kv.substr(0, eq), specs);
+        c.options[key] = kv.substr(eq + 1);
+        c.option_locations[key] = "--set";
     }
     if (a.seed) c.seed = *a.seed;
     if (a.players) c.players = *a.players;
