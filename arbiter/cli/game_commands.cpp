@@ -49,7 +49,12 @@ std::string play_example(const GameDescriptor& game) {
         const char name = static_cast<char>('a' + b);
         example += fmt::format(" --bot \"name={} cmd=./bot_{}\"", name, name);
     }
-    return example + " --seed 3 --replay " + game.name + ".replay";
+    // The file name each game's replay usually has (Koehandel writes a folder of player logs).
+    static const std::map<std::string, std::string> replay_names = {
+        {"planowanie", "game.json"}, {"ants", "game.replay.json"}, {"samurai", "game.dighere"},
+        {"smartdog", "game.txt"},    {"koehandel", "logs/"}};
+    const auto it = replay_names.find(game.name);
+    return example + " --seed 3 --replay " + (it == replay_names.end() ? game.name + ".replay" : it->second);
 }
 
 std::string match_stem(const std::string& game, std::uint64_t seed, int rotation) {
