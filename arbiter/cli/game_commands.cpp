@@ -41,6 +41,15 @@ std::string flag_name(std::string key) {
     return key;
 }
 
+// The file name each game's replay usually has (Koehandel writes a folder of player logs).
+std::string replay_name(const std::string& game) {
+    static const std::map<std::string, std::string> names = {{"planowanie", "game.json"}, {"ants", "game.replay.json"},
+                                                             {"samurai", "game.dighere"}, {"smartdog", "game.txt"},
+                                                             {"koehandel", "logs/"}};
+    const auto it = names.find(game);
+    return it == names.end() ? game + ".replay" : it->second;
+}
+
 std::string play_example(const GameDescriptor& game) {
     std::string example = "Example:\n  arbiter play " + game.name;
     for (const auto& spec : game.options)
@@ -49,12 +58,7 @@ std::string play_example(const GameDescriptor& game) {
         const char name = static_cast<char>('a' + b);
         example += fmt::format(" --bot \"name={} cmd=./bot_{}\"", name, name);
     }
-    // The file name each game's replay usually has (Koehandel writes a folder of player logs).
-    static const std::map<std::string, std::string> replay_names = {
-        {"planowanie", "game.json"}, {"ants", "game.replay.json"}, {"samurai", "game.dighere"},
-        {"smartdog", "game.txt"},    {"koehandel", "logs/"}};
-    const auto it = replay_names.find(game.name);
-    return example + " --seed 3 --replay " + (it == replay_names.end() ? game.name + ".replay" : it->second);
+    return example + " --seed 3 --replay " + replay_name(game.name);
 }
 
 std::string match_stem(const std::string& game, std::uint64_t seed, int rotation) {
@@ -169,13 +173,13 @@ void add_game_commands(CLI::App& app) {
 
     auto* verify = app.add_subcommand("verify", "Check a recorded game (replay or log) against our engine");
     verify->require_subcommand(1);
-    verify->footer("Example:\n  arbiter verify ants game.replay");
+    verify->footer("Example:\n  arbiter verify ants game.replay.json");
     for (const auto& game : all_games()) {
         if (!game.verify) continue;
         auto path = std::make_shared<std::string>();
         auto* sub = verify->add_subcommand(game.name, "Verify a " + game.name + " replay/log");
         sub->add_option("file", *path, "The recorded game")->required()->check(CLI::ExistingFile);
-        sub->footer("Example:\n  arbiter verify " + game.name + " " + game.name + ".replay");
+        sub->footer("Example:\n  arbiter verify " + game.name + " " + replay_name(game.name));
         sub->callback([&game, path] {
             const VerifyOutcome outcome = game.verify(*path);
             if (outcome.ok) {
