@@ -103,6 +103,10 @@ public:
     std::vector<std::int64_t> insert_matches(const std::vector<MatchRecord>& records,
                                              const InsertOptions& options = {});
 
+    // The id of a stored match that is this record (same game, seed, rotation, start time,
+    // options, end and participants in order), if any: importing a record twice adds nothing.
+    std::optional<std::int64_t> find_record(const MatchRecord& record) const;
+
     bool has_schedule_key(const std::string& schedule_key) const;
     std::optional<std::int64_t> match_id_for_schedule_key(const std::string& schedule_key) const;
 

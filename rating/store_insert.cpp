@@ -163,6 +163,32 @@ std::int64_t Store::insert_match(const MatchRecord& record, const InsertOptions&
     return id;
 }
 
+std::optional<std::int64_t> Store::find_record(const MatchRecord& record) const {
+    Statement candidates = prepare(
+        "SELECT id FROM matches WHERE game = ? AND seed = ? AND rotation = ? AND started_at = ? AND config_json = ?"
+        " AND end_reason = ? AND turns = ? ORDER BY id");
+    candidates.bind(1, record.game)
+        .bind(2, to_sql(record.seed))
+        .bind(3, record.rotation)
+        .bind(4, record.started_at)
+        .bind(5, record.config_json)
+        .bind(6, record.end_reason)
+        .bind(7, record.turns);
+    Statement names = prepare(
+        "SELECT b.name FROM participants p JOIN bots b ON b.id = p.bot_id WHERE p.match_id = ? ORDER BY p.position");
+    while (candidates.step()) {
+        const std::int64_t id = candidates.column_int64(0);
+        names.bind(1, id);
+        std::size_t i = 0;
+        bool same = true;
+        for (; names.step(); ++i)
+            same = same && i < record.participants.size() && names.column_text(0) == record.participants[i].bot;
+        names.reset();
+        if (same && i == record.participants.size()) return id;
+    }
+    return std::nullopt;
+}
+
 std::vector<std::int64_t> Store::insert_matches(const std::vector<MatchRecord>& records, const InsertOptions& options) {
     std::vector<std::int64_t> ids;
     ids.reserve(records.size());

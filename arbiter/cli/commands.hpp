@@ -43,4 +43,7 @@ void add_rating_commands(CLI::App& app);      // rate, los                 (rati
 void add_tournament_commands(CLI::App& app);  // tournament, ladder, report (tournament_commands.cpp)
 void add_cluster_commands(CLI::App& app);     // plan, run-job, ingest      (cluster_commands.cpp)
 
+// "arbiter 0.1.0 (git DESCRIBE)" for --version (version.cpp, built into the executable).
+std::string version_text();
+
 }  // namespace arb::cli

@@ -1,4 +1,5 @@
 // arbiter games | play GAME ... | verify GAME FILE
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,32 @@ struct PlayArgs {
     bool freeze = false;
     std::map<std::string, std::string> game_options;
 };
+
+// Game option keys as command-line flags: dashes, as every other option.
+std::string flag_name(std::string key) {
+    std::replace(key.begin(), key.end(), '_', '-');
+    return key;
+}
+
+// The file name each game's replay usually has (Koehandel writes a folder of player logs).
+std::string replay_name(const std::string& game) {
+    static const std::map<std::string, std::string> names = {{"planowanie", "game.json"}, {"ants", "game.replay.json"},
+                                                             {"samurai", "game.dighere"}, {"smartdog", "game.txt"},
+                                                             {"koehandel", "logs/"}};
+    const auto it = names.find(game);
+    return it == names.end() ? game + ".replay" : it->second;
+}
+
+std::string play_example(const GameDescriptor& game) {
+    std::string example = "Example:\n  arbiter play " + game.name;
+    for (const auto& spec : game.options)
+        if (spec.required) example += " --" + flag_name(spec.key) + " " + (spec.kind == OptionKind::path ? "FILE" : "VALUE");
+    for (int b = 0; b < game.min_bots; ++b) {
+        const char name = static_cast<char>('a' + b);
+        example += fmt::format(" --bot \"name={} cmd=./bot_{}\"", name, name);
+    }
+    return example + " --seed 3 --replay " + replay_name(game.name);
+}
 
 std::string match_stem(const std::string& game, std::uint64_t seed, int rotation) {
     return fmt::format("{}-seed{}-r{}", game, seed, rotation);
@@ -86,13 +113,14 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
 
 void add_game_commands(CLI::App& app) {
     auto* games = app.add_subcommand("games", "List the games and their options");
+    games->footer("Example:\n  arbiter games");
     games->callback([] {
         for (const auto& g : all_games()) {
             std::cout << g.name << " (" << g.min_bots;
             if (g.max_bots != g.min_bots) std::cout << "-" << g.max_bots;
             std::cout << " bots): " << g.summary << "\n";
             for (const auto& o : g.options) {
-                std::cout << fmt::format("    --{:<18} {}{}\n", o.key, o.help,
+                std::cout << fmt::format("    --{:<18} {}{}\n", flag_name(o.key), o.help,
                                          o.default_value.empty() ? "" : " [default: " + o.default_value + "]");
             }
         }
@@ -100,6 +128,8 @@ void add_game_commands(CLI::App& app) {
 
     auto* play = app.add_subcommand("play", "Play one match (or all seat rotations of one deal set)");
     play->require_subcommand(1);
+    play->footer("Example:\n  arbiter play planowanie --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --rotations\n"
+                 "Run arbiter play GAME --help for a game's options.");
     for (const auto& game : all_games()) {
         auto args = std::make_shared<PlayArgs>();
         auto* sub = play->add_subcommand(game.name, game.summary);
@@ -116,7 +146,9 @@ void add_game_commands(CLI::App& app) {
         sub->add_option("--transcript", args->transcript_dir, "Write timestamped per-seat transcripts to DIR");
         sub->add_option("--out", args->out_dir, "Directory for match records and bot logs")->capture_default_str();
         sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in --out)");
-        sub->add_option("--" + game.replay_flag, args->replay_path, "Write the game's replay/log file here");
+        sub->add_option("--replay", args->replay_path, "Write the game's replay/log file here");
+        // The name this game's replay had before every game called it --replay.
+        if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
         sub->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
             ->check(CLI::IsMember({"auto", "bwrap", "none"}));
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
@@ -124,21 +156,30 @@ void add_game_commands(CLI::App& app) {
             ->capture_default_str();
         sub->add_flag("--freeze", args->freeze, "Stop (SIGSTOP) bots while it is not their turn");
         for (const auto& spec : game.options) {
+            const auto set = [args, key = spec.key](const std::string& v) { args->game_options[key] = v; };
             auto* opt = sub->add_option_function<std::string>(
-                "--" + spec.key, [args, key = spec.key](const std::string& v) { args->game_options[key] = v; },
+                "--" + flag_name(spec.key), set,
                 spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]"));
             if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true");
+            // The original engine's underscored spelling (Ants: --food_rate) still works, unlisted.
+            if (flag_name(spec.key) != spec.key) {
+                auto* alias = sub->add_option_function<std::string>("--" + spec.key, set)->group("");
+                if (spec.kind == OptionKind::flag) alias->expected(0, 1)->default_str("true");
+            }
         }
+        sub->footer(play_example(game));
         sub->callback([&game, args] { run_play(game, *args); });
     }
 
     auto* verify = app.add_subcommand("verify", "Check a recorded game (replay or log) against our engine");
     verify->require_subcommand(1);
+    verify->footer("Example:\n  arbiter verify ants game.replay.json");
     for (const auto& game : all_games()) {
         if (!game.verify) continue;
         auto path = std::make_shared<std::string>();
         auto* sub = verify->add_subcommand(game.name, "Verify a " + game.name + " replay/log");
         sub->add_option("file", *path, "The recorded game")->required()->check(CLI::ExistingFile);
+        sub->footer("Example:\n  arbiter verify " + game.name + " " + replay_name(game.name));
         sub->callback([&game, path] {
             const VerifyOutcome outcome = game.verify(*path);
             if (outcome.ok) {

@@ -2,6 +2,7 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <memory>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -14,20 +15,85 @@
 
 namespace {
 
-// CLI11 reports a misspelt flag only as "arguments were not expected". Name the first unknown
-// flag, the command it was given to, and the closest flag that command has.
-bool explain_unknown_flag(const CLI::App& app) {
+// The command the user reached: the last subcommand parsed, with its path for messages.
+const CLI::App* reached_command(const CLI::App& app, std::string& path) {
     const CLI::App* command = &app;
-    std::string path;
     for (auto subs = command->get_subcommands(); !subs.empty(); subs = command->get_subcommands()) {
         command = subs.front();
         path += " " + command->get_name();
     }
+    return command;
+}
+
+// `arbiter play chess`: a word where a game (a subcommand of play or verify) was expected.
+bool explain_unknown_game(const CLI::App& app) {
+    std::string path;
+    const CLI::App* command = reached_command(app, path);
+    const std::vector<std::string> words = command->remaining();
+    const auto games = command->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); });
+    if (games.empty() || words.empty() || words.front().rfind("-", 0) == 0) return false;
+    if (command->get_name() != "play" && command->get_name() != "verify") return false;
+    std::vector<std::string> names;
+    for (const CLI::App* g : games) names.push_back(g->get_name());
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "arbiter%s: unknown game '%s'%s; the games are %s (see arbiter games)\n", path.c_str(),
+                 words.front().c_str(), arb::did_you_mean(words.front(), names).c_str(), list.c_str());
+    return true;
+}
+
+// -v/-q mean the same after a command as before it (`arbiter tournament -q ...`). A command that
+// already has one of these names for itself keeps it.
+void add_log_flags(CLI::App* command, bool& verbose, bool& quiet) {
+    for (CLI::App* sub : command->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); })) {
+        const auto free = [sub](const char* name) { return sub->get_option_no_throw(name) == nullptr; };
+        std::string v = std::string(free("-v") ? "-v," : "") + (free("--verbose") ? "--verbose" : "");
+        std::string q = std::string(free("-q") ? "-q," : "") + (free("--quiet") ? "--quiet" : "");
+        if (!v.empty() && v.back() == ',') v.pop_back();
+        if (!q.empty() && q.back() == ',') q.pop_back();
+        if (!v.empty()) sub->add_flag(v, verbose, "Log more (debug level)")->group("");
+        if (!q.empty()) sub->add_flag(q, quiet, "Log only errors")->group("");
+        add_log_flags(sub, verbose, quiet);
+    }
+}
+
+// CLI11's help ends the option list with an extra blank line when a command has hidden options
+// (the earlier spellings, -v/-q after the command): separate only the groups it prints.
+class HelpFormatter : public CLI::Formatter {
+public:
+    std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+        if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+        return make_description(app) + make_usage(app, name) + make_positionals(app) + visible_groups(app) +
+               make_subcommands(app, mode) + "\n" + make_footer(app);
+    }
+
+private:
+    std::string visible_groups(const CLI::App* app) const {
+        std::string out;
+        for (const std::string& group : app->get_groups()) {
+            if (group.empty()) continue;
+            const auto opts = app->get_options([&group](const CLI::Option* opt) {
+                return opt->get_group() == group && opt->nonpositional();
+            });
+            if (opts.empty()) continue;
+            if (!out.empty()) out += "\n";
+            out += make_group(group, false, opts);
+        }
+        return out;
+    }
+};
+
+// CLI11 reports a misspelt flag only as "arguments were not expected". Name the first unknown
+// flag, the command it was given to, and the closest flag that command has.
+bool explain_unknown_flag(const CLI::App& app) {
+    std::string path;
+    const CLI::App* command = reached_command(app, path);
     for (const std::string& word : command->remaining()) {
         if (word.rfind("--", 0) != 0) continue;
         const std::string flag = word.substr(2, word.find('=') - 2);
         std::vector<std::string> names;
         for (const CLI::Option* opt : command->get_options()) {
+            if (opt->get_group().empty()) continue;  // earlier spellings are not suggested
             for (const std::string& n : opt->get_lnames()) names.push_back(n);
         }
         std::string hint = arb::closest_name(flag, names);
@@ -48,10 +114,14 @@ int main(int argc, char** argv) {
 
     CLI::App app{"arbiter: plays bot-programming contest games between bot programs, with seeded\n"
                  "reproducible matches, time and memory limits, tournaments, ladders and ratings."};
+    app.formatter(std::make_shared<HelpFormatter>());  // before the commands: they copy it
     app.require_subcommand(1);
     bool verbose = false, quiet = false;
-    app.add_flag("-v,--verbose", verbose, "Log more (debug level)");
-    app.add_flag("-q,--quiet", quiet, "Log only errors");
+    app.add_flag("-v,--verbose", verbose, "Log more (debug level); also after the command");
+    app.add_flag("-q,--quiet", quiet, "Log only errors; also after the command");
+    app.set_version_flag("--version", arb::cli::version_text(), "Print the version and exit");
+    app.footer("Example:\n  arbiter play planowanie --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --seed 3\n"
+               "Run arbiter COMMAND --help for the options of a command.");
     app.parse_complete_callback([&] {
         spdlog::set_level(verbose ? spdlog::level::debug : quiet ? spdlog::level::err : spdlog::level::info);
     });
@@ -59,11 +129,15 @@ int main(int argc, char** argv) {
     arb::cli::add_rating_commands(app);
     arb::cli::add_tournament_commands(app);
     arb::cli::add_cluster_commands(app);
+    add_log_flags(&app, verbose, quiet);
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ExtrasError& e) {
-        if (explain_unknown_flag(app)) return arb::kUsageExitCode;
+        if (explain_unknown_game(app) || explain_unknown_flag(app)) return arb::kUsageExitCode;
+        return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
+    } catch (const CLI::RequiredError& e) {
+        if (explain_unknown_game(app)) return arb::kUsageExitCode;
         return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);

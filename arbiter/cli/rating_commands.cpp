@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -320,8 +321,17 @@ void run_import(const ImportArgs& args) {
     Store store = Store::open(args.db_path, OpenMode::create_or_open);
     InsertOptions options;
     if (!args.tournament.empty()) options.tournament = args.tournament;
-    const auto ids = store.insert_matches(records, options);
-    std::cout << fmt::format("imported {} match record(s) into '{}'\n", ids.size(), args.db_path);
+    // A record stored before (or given twice) is counted, not stored again: a rerun of the same
+    // import must not double its matches in the ratings.
+    std::vector<MatchRecord> fresh;
+    std::set<std::string> seen;
+    std::size_t already = 0;
+    for (MatchRecord& r : records) {
+        if (store.find_record(r) || !seen.insert(nlohmann::json(r).dump()).second) ++already;
+        else fresh.push_back(std::move(r));
+    }
+    if (!fresh.empty()) store.insert_matches(fresh, options);
+    std::cout << fmt::format("imported into '{}': {} new, {} already stored\n", args.db_path, fresh.size(), already);
 }
 
 }  // namespace
@@ -339,6 +349,7 @@ void add_rating_commands(CLI::App& app) {
         sub->add_option("--write-pgn", args->write_pgn_path,
                         "Also write the rated pairwise results as a result-only PGN (to check with bayeselo or Ordo)");
         sub->add_option("--save-snapshot", args->snapshot_label, "Store the table as a rating snapshot with this label");
+        sub->footer("Example:\n  arbiter rate --db demo.sqlite --game planowanie");
         sub->callback([args] { run_rate(*args); });
     }
     {
@@ -350,6 +361,7 @@ void add_rating_commands(CLI::App& app) {
         sub->add_option("--count", args->count, "Number of players (0 = all)")->capture_default_str();
         sub->add_option("--width", args->width, "Column width; values are truncated to width-1 digits")
             ->capture_default_str();
+        sub->footer("Example:\n  arbiter los --db demo.sqlite --game planowanie");
         sub->callback([args] { run_los(*args); });
     }
     {
@@ -358,6 +370,7 @@ void add_rating_commands(CLI::App& app) {
         sub->add_option("--db", args->db_path, "Results store (created if missing)")->required();
         sub->add_option("--tournament", args->tournament, "Tournament id to file the matches under");
         sub->add_option("files", args->files, "Match record files")->required()->check(CLI::ExistingFile);
+        sub->footer("Example:\n  arbiter import --db results.sqlite arbiter-out/*.json");
         sub->callback([args] { run_import(*args); });
     }
 }

@@ -2,12 +2,17 @@
 #include "arbiter/cli/tournament_args.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "arbiter/cli/commands.hpp"
 #include "core/bot_spec.hpp"
 #include "core/sandbox.hpp"
 #include "core/user_error.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::cli {
 
@@ -26,17 +31,55 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
 }
 
+namespace {
+
+// A game option key as the game declares it when written with dashes, as its flag is
+// (`food-rate` for Ants' `food_rate`); any other key unchanged.
+std::string game_spelling(const std::string& key, const std::vector<GameOptionSpec>& specs) {
+    const auto dashed = [](std::string k) {
+        std::replace(k.begin(), k.end(), '_', '-');
+        return k;
+    };
+    for (const auto& spec : specs)
+        if (dashed(spec.key) == dashed(key)) return spec.key;
+    return key;
+}
+
+void use_game_spelling(tournament::TournamentConfig& c, const std::vector<GameOptionSpec>& specs) {
+    std::map<std::string, std::string> options, locations;
+    for (const auto& [key, value] : c.options) {
+        const std::string name = game_spelling(key, specs);
+        const std::string where = c.option_locations.count(key) ? c.option_locations.at(key) : "";
+        if (options.count(name))
+            throw UserError(fmt::format("{}{}game option '{}' is given twice", where, where.empty() ? "" : ": ", name));
+        options[name] = value;
+        if (!where.empty()) locations[name] = where;
+    }
+    c.options = std::move(options);
+    c.option_locations = std::move(locations);
+}
+
+}  // namespace
+
 tournament::TournamentConfig base_config(const CommonArgs& a) {
     tournament::TournamentConfig c;
     if (!a.config_path.empty()) c = tournament::read_tournament_config(a.config_path);
     if (!a.game.empty()) c.game = a.game;
+    std::vector<GameOptionSpec> specs;
+    for (const auto& g : all_games())
+        if (g.name == c.game) specs = g.options;
+    use_game_spelling(c, specs);
+    // Paths in the file are the file's; those given as flags below stay the working directory's.
+    if (!a.config_path.empty())
+        tournament::resolve_relative_paths(c, std::filesystem::absolute(a.config_path).parent_path(), specs);
     if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
     for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& kv : a.sets) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
-        c.options[kv.substr(0, eq)] = kv.substr(eq + 1);
-        c.option_locations[kv.substr(0, eq)] = "--set";
+        const std::string key = game_spelling(kv.substr(0, eq), specs);
+        c.options[key] = kv.substr(eq + 1);
+        c.option_locations[key] = "--set";
     }
     if (a.seed) c.seed = *a.seed;
     if (a.players) c.players = *a.players;
@@ -53,8 +96,11 @@ int jobs_of(const tournament::TournamentConfig& c) {
 
 
 void add_tournament_flags(CLI::App* t, TournamentArgs& a) {
-    t->add_option("--name", a.name, "Tournament name in the database (default: config file stem or game)");
-    t->add_option("--format", a.format, "groups | round-robin | gauntlet");
+    t->add_option("--tournament", a.name, "Tournament name in the database (default: config 'name', file stem or game)");
+    t->add_option("--pairing", a.format, "groups | round-robin | gauntlet");
+    // Earlier spellings, kept working for scripts but no longer listed.
+    t->add_option("--name", a.name)->group("");
+    t->add_option("--format", a.format)->group("");
     t->add_option("--house-bot", a.house_bots, "House bot spec, fills groups (repeatable)");
     t->add_option("--challenger", a.challengers, "Gauntlet: bot name that plays everyone (repeatable)");
     t->add_option("--rounds", a.rounds, "Number of rounds");
@@ -71,7 +117,7 @@ tournament::TournamentConfig tournament_config_from(const TournamentArgs& a) {
         if (a.format == "groups") c.format = tournament::Format::groups;
         else if (a.format == "round-robin") c.format = tournament::Format::round_robin;
         else if (a.format == "gauntlet") c.format = tournament::Format::gauntlet;
-        else throw UserError("--format must be groups, round-robin or gauntlet");
+        else throw UserError("--pairing must be groups, round-robin or gauntlet, not '" + a.format + "'");
     }
     for (const auto& spec : a.house_bots) c.house_bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& ch : a.challengers) c.challengers.push_back(ch);

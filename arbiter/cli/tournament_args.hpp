@@ -28,8 +28,8 @@ struct CommonArgs {
 
 struct TournamentArgs {
     CommonArgs common;
-    std::string name;
-    std::string format;
+    std::string name;    // --tournament
+    std::string format;  // --pairing
     std::vector<std::string> house_bots;
     std::vector<std::string> challengers;
     std::optional<int> rounds;
@@ -42,7 +42,7 @@ struct TournamentArgs {
 
 // with_out = false: the command names its own --out (plan's jobs folder).
 void add_common(CLI::App* cmd, CommonArgs& a, bool with_out = true);
-// The tournament's own flags (--name, --format, --rounds, ...), without --no-progress.
+// The tournament's own flags (--tournament, --pairing, --rounds, ...), without --no-progress.
 void add_tournament_flags(CLI::App* cmd, TournamentArgs& a);
 
 tournament::TournamentConfig base_config(const CommonArgs& a);

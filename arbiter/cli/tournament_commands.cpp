@@ -144,6 +144,9 @@ void add_tournament_commands(CLI::App& app) {
     add_common(t, t_args->common);
     add_tournament_flags(t, *t_args);
     t->add_flag("--no-progress", t_args->no_progress, "No progress line");
+    t->footer("Relative paths in a config file (bots' dir= and programs, map files, out) are taken from the\n"
+              "config file's folder.\nExample:\n"
+              "  arbiter tournament --config configs/demo.json --db demo.sqlite -j 2");
     t->callback([t_args] { run_tournament_command(*t_args); });
 
     auto l_args = std::make_shared<LadderArgs>();
@@ -157,6 +160,8 @@ void add_tournament_commands(CLI::App& app) {
     l->add_option("--format", l_args->output, "text | json")->check(CLI::IsMember({"text", "json"}));
     l->add_option("--max-matches", l_args->max_matches, "Game budget of this run");
     l->add_option("--target-interval", l_args->target_interval, "Stop when the 95% interval half-width is below (Elo)");
+    l->footer("Example:\n  arbiter ladder --config configs/nightly-ladder.json --db ladder.sqlite "
+              "--add \"name=mybot-v2 cmd=./mybot\"");
     l->callback([l_args] { run_ladder_command(*l_args); });
 
     auto r_args = std::make_shared<ReportArgs>();
@@ -168,6 +173,7 @@ void add_tournament_commands(CLI::App& app) {
     r->add_option("--game", r_args->game, "Only this game");
     r->add_option("--tournament", r_args->tournament, "Only this tournament's matches");
     r->add_option("--chartjs", r_args->chartjs, "Chart.js file to inline (default: Debian's libjs-chart.js)");
+    r->footer("Example:\n  arbiter report --db demo.sqlite --out demo-report");
     r->callback([r_args] { run_report_command(*r_args); });
 }
 

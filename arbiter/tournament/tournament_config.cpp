@@ -135,7 +135,7 @@ private:
 
 const std::vector<std::string>& known_keys() {
     static const std::vector<std::string> keys = {
-        "name",    "game",        "format",     "seed",        "rounds",    "time_budget",
+        "name",    "game",        "pairing",    "format",     "seed",        "rounds",    "time_budget",
         "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
         "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder", "sandbox"};
     return keys;
@@ -164,12 +164,14 @@ public:
         TournamentConfig c;
         if (has("name")) c.name = text("name");
         c.game = has("game") ? text("game") : "";
-        if (has("format")) {
-            const std::string f = text("format");
+        // 'format' is the earlier name of 'pairing', still read with the same meaning.
+        if (has("pairing") && has("format")) fail("/format", "give 'pairing' or its old name 'format', not both");
+        if (const char* key = has("pairing") ? "pairing" : has("format") ? "format" : nullptr) {
+            const std::string f = text(key);
             if (f == "groups") c.format = Format::groups;
             else if (f == "round-robin") c.format = Format::round_robin;
             else if (f == "gauntlet") c.format = Format::gauntlet;
-            else fail("/format", "'format' must be one of groups, round-robin, gauntlet; got '" + f + "'");
+            else fail(std::string("/") + key, fmt::format("'{}' must be one of groups, round-robin, gauntlet; got '{}'", key, f));
         }
         if (has("seed")) c.seed = unsigned_integer("seed");
         if (has("rounds")) c.rounds = static_cast<int>(integer("rounds", 1, kMaxRounds));
@@ -403,8 +405,29 @@ TournamentConfig read_tournament_config(const std::filesystem::path& file) {
     return config;
 }
 
+void resolve_relative_paths(TournamentConfig& c, const std::filesystem::path& base,
+                            const std::vector<GameOptionSpec>& specs) {
+    const auto from_base = [&base](const std::filesystem::path& p) {
+        return p.empty() || p.is_absolute() ? p : (base / p).lexically_normal();
+    };
+    for (auto* bots : {&c.bots, &c.house_bots}) {
+        for (BotSpec& bot : *bots) {
+            if (!bot.dir.empty()) {
+                bot.dir = from_base(bot.dir);  // a program relative to dir= stays relative to it
+            } else if (!bot.argv.empty() && bot.argv[0].find('/') != std::string::npos) {
+                bot.argv[0] = from_base(bot.argv[0]).string();  // `command` keeps the text as written
+            }
+        }
+    }
+    for (const GameOptionSpec& spec : specs) {
+        auto it = c.options.find(spec.key);
+        if (spec.kind == OptionKind::path && it != c.options.end()) it->second = from_base(it->second).string();
+    }
+    if (!c.out_dir.empty()) c.out_dir = from_base(c.out_dir).string();
+}
+
 void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
-    if (c.name.empty()) throw UserError("the tournament needs a name (config key 'name' or --name)");
+    if (c.name.empty()) throw UserError("the tournament needs a name (config key 'name' or --tournament)");
     // Values given on the command line skip the config reader's checks.
     const auto check = [](const char* what, std::int64_t v, std::int64_t lo, std::int64_t hi) {
         if (v < lo || v > hi) throw UserError(fmt::format("{} must be from {} to {}, not {}", what, lo, hi, v));

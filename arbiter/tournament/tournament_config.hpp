@@ -5,7 +5,7 @@
 //   {
 //     "name": "planowanie-itpw",          // tournament id in the database (default: file stem)
 //     "game": "planowanie",
-//     "format": "groups",                 // groups (seed 000) | round-robin | gauntlet
+//     "pairing": "groups",                // groups (seed 000) | round-robin | gauntlet ("format" too)
 //     "seed": 2009,
 //     "rounds": 100,                      // and/or "time_budget": seconds (whole rounds)
 //     "players": 4,                       // per match (groups: group size)
@@ -19,6 +19,7 @@
 //     "options": {"deals": 13},           // game options
 //     "memory_mib": 400, "freeze_idle": false,
 //     "out": "arbiter-out/itpw",          // transcripts and bot logs ("" = none)
+//                                         // (relative paths: from the config file's folder)
 //     "jobs": 2,
 //     "ladder": {"target_interval": 50, "max_matches": 160, "min_rounds": 2,
 //                "better_los": 0.95, "worse_los": 0.05}   // arbiter ladder only
@@ -32,6 +33,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/sandbox.hpp"
+#include "rules/game.hpp"
 
 namespace arb::tournament {
 
@@ -97,6 +99,12 @@ TournamentConfig parse_tournament_config(const std::string& text, const std::str
 // Replaces ${NAME} in a bot spec: environment variables, and ARBITER_BOTS, which defaults to
 // the "bots" folder beside the arbiter's bin folder (where the build puts the sample bots).
 std::string expand_variables(const std::string& text);
+
+// Makes the relative paths of a config file relative to `base`, the file's folder, instead of the
+// working directory: bots' dir= (a program relative to its dir= stays so), programs with a '/'
+// of bots without dir=, game options of kind path, and out. Absolute paths are left alone.
+void resolve_relative_paths(TournamentConfig& config, const std::filesystem::path& base,
+                            const std::vector<GameOptionSpec>& specs);
 
 // Checks the config against the game (player counts, option keys, challengers) and fills
 // defaults. Throws UserError naming the problem.

@@ -6,11 +6,12 @@
 Each case of tests/cli/cases.txt runs once with a fixed environment, in a fresh temp folder,
 and its command, exit code, stdout and stderr are compared with tests/cli/snapshots/CASE.txt
 after the paths that vary between machines are replaced by <TMP>, <SOURCE>, <SHARED> and
-<BINDIR>. --update rewrites the expected files instead. Exit 0 when every case matches.
+<BINDIR>, and the commit in `--version` by <DESCRIBE>. --update rewrites the expected files instead. Exit 0 when every case matches.
 """
 import argparse
 import difflib
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -49,7 +50,8 @@ def run_case(binary, args, tmp):
             + done.stdout.decode("utf-8", "replace") + "--- stderr\n" + done.stderr.decode("utf-8", "replace"))
     for path, name in ((tmp, "<TMP>"), (SHARED, "<SHARED>"), (SOURCE, "<SOURCE>"), (os.path.dirname(binary), "<BINDIR>")):
         text = text.replace(path, name)
-    return text
+    # `arbiter --version` names the commit it was built from: keep the shape, not the commit.
+    return re.sub(r"\(git [^)\s]+\)", "(git <DESCRIBE>)", text)
 
 
 def main():

@@ -2,7 +2,7 @@
 # fresh database and fails unless DB holds the same schedule and the same rating table.
 same_as_in_process() {
   local db="$1" config="$2" ref="$TMP/in-process.sqlite"
-  "$ARBITER" tournament --config "$config" --db "$ref" -j 2 --no-progress >/dev/null 2>"$TMP/in-process.err" ||
+  "$ARBITER" tournament --config "$config" --db "$ref" --out "$TMP/in-process-out" -j 2 --no-progress >/dev/null 2>"$TMP/in-process.err" ||
     fail "the in-process tournament failed: $(cat "$TMP/in-process.err")"
   local q="SELECT schedule_key, seed, deal_set, bots_json FROM tournament_match ORDER BY schedule_key"
   sqlite3 "$db" "$q" >"$TMP/schedule-jobs.txt"

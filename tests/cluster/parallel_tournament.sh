@@ -36,7 +36,7 @@ expect_error 3 "nothing new to plan" "$ARBITER" plan --config "$CONFIG" --db two
 # Refusals: one line, exit 2.
 first_job=$(head -1 first.txt)
 "$ARBITER" run-job "$first_job" --out one.result.json >/dev/null
-"$ARBITER" plan --config "$CONFIG" --name other --db three.sqlite --out three >/dev/null 2>&1
+"$ARBITER" plan --config "$CONFIG" --tournament other --db three.sqlite --out three >/dev/null 2>&1
 expect_error 2 "never planned it (no such tournament)" "$ARBITER" ingest --db three.sqlite one.result.json
 "$ARBITER" plan --config "$CONFIG" --seed 8 --db four.sqlite --out four >/dev/null 2>&1
 expect_error 2 "never planned it (the stored schedule has other seats or seeds for it)" \
@@ -44,7 +44,7 @@ expect_error 2 "never planned it (the stored schedule has other seats or seeds f
 sed 's/"key": "demo\/r0\/g0\/s0"/"key": "demo\/r9\/g0\/s0"/' one.result.json >foreign.result.json
 expect_error 2 "never planned it (no such match in its schedule)" "$ARBITER" ingest --db two.sqlite foreign.result.json
 expect_error 2 "holds the jobs of tournament 'demo'" \
-  "$ARBITER" plan --config "$CONFIG" --name other --db two.sqlite --out two
+  "$ARBITER" plan --config "$CONFIG" --tournament other --db two.sqlite --out two
 expect_error 2 "not an arbiter match job file" "$ARBITER" run-job run/jobs/manifest.json --out x.json
 echo '{"format": "arbiter-match-job", "version": 1' >broken.json
 expect_error 2 "broken.json: not valid JSON" "$ARBITER" run-job broken.json --out x.json

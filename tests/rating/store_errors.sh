@@ -16,9 +16,11 @@ expect_error() {  # CODE TEXT COMMAND...
   grep -qF -- "$text" err.txt || fail "'$*' said '$(cat err.txt)', not '$text'"
   [ "$(wc -l <err.txt)" = 1 ] || fail "'$*' printed more than one line: $(cat err.txt)"
 }
-"$ARBITER" play planowanie --seed 3 --record one.json --out play \
-  --bot "name=a cmd=$(dirname "$ARBITER")/../bots/planowanie/random_bot" \
-  --bot "name=b cmd=$(dirname "$ARBITER")/../bots/planowanie/random_bot" >/dev/null
+for seed in 3 4; do  # two.json: a record not yet stored, so that importing it must write
+  "$ARBITER" play planowanie --seed "$seed" --record "$([ "$seed" = 3 ] && echo one || echo two).json" --out play \
+    --bot "name=a cmd=$(dirname "$ARBITER")/../bots/planowanie/random_bot" \
+    --bot "name=b cmd=$(dirname "$ARBITER")/../bots/planowanie/random_bot" >/dev/null
+done
 "$ARBITER" import --db store.sqlite one.json >/dev/null
 [ ! -e store.sqlite-wal ] && [ ! -e store.sqlite-shm ] || fail "import left -wal/-shm files"
 
@@ -62,6 +64,6 @@ print("locked", flush=True)
 time.sleep(10)' >lock.txt &
 locker=$!
 for _ in $(seq 100); do grep -q locked lock.txt 2>/dev/null && break; sleep 0.05; done
-expect_error 2 "is locked by another process" env ARBITER_DB_WAIT_S=1 "$ARBITER" import --db store.sqlite one.json
+expect_error 2 "is locked by another process" env ARBITER_DB_WAIT_S=1 "$ARBITER" import --db store.sqlite two.json
 kill "$locker"; wait "$locker" 2>/dev/null || true
 echo OK

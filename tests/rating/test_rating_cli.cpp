@@ -94,7 +94,7 @@ TEST_CASE("import, rate from the store, and the same data through PGN give the s
     const std::string db = box.path("results.db");
     Run imported = box.arbiter("import --db " + db + " " + box.path("records.json"));
     REQUIRE(imported.exit_code == 0);
-    CHECK(imported.out.find("imported 400 match record(s)") != std::string::npos);
+    CHECK(imported.out.find(": 400 new, 0 already stored") != std::string::npos);
 
     Run from_db = box.arbiter("rate --db " + db + " --write-pgn " + box.path("export.pgn"));
     REQUIRE(from_db.exit_code == 0);
@@ -116,6 +116,26 @@ TEST_CASE("import, rate from the store, and the same data through PGN give the s
     Run los = box.arbiter("los --db " + db + " --width 5");
     REQUIRE(los.exit_code == 0);
     CHECK(std::count(los.out.begin(), los.out.end(), '\n') == 7);
+}
+
+TEST_CASE("importing records already stored adds nothing and says so") {
+    Sandbox box("reimport");
+    const auto records = synthetic_records(4, 30, 5);
+    write_records(box.path("records.json"), records);
+    write_records(box.path("one-twice.json"), {records[0], records[0], records[1]});
+    const std::string db = box.path("results.db");
+    REQUIRE(box.arbiter("import --db " + db + " " + box.path("records.json")).exit_code == 0);
+    const std::string table = box.arbiter("rate --db " + db).out;
+
+    Run again = box.arbiter("import --db " + db + " " + box.path("records.json"));
+    REQUIRE(again.exit_code == 0);
+    CHECK(again.out == "imported into '" + db + "': 0 new, 30 already stored\n");
+    CHECK(box.arbiter("rate --db " + db).out == table);
+
+    const std::string fresh_db = box.path("fresh.db");
+    Run twice = box.arbiter("import --db " + fresh_db + " " + box.path("one-twice.json"));
+    REQUIRE(twice.exit_code == 0);
+    CHECK(twice.out == "imported into '" + fresh_db + "': 2 new, 1 already stored\n");
 }
 
 TEST_CASE("rate and los never modify the store and --save-snapshot adds a snapshot") {

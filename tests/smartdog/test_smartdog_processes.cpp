@@ -179,7 +179,7 @@ TEST_CASE("smartdog processes: a 3-player tournament is stored and rated") {
     std::filesystem::create_directories(dir);
     const std::string arbiter = (std::filesystem::path(ARBITER_BINARY_DIR) / "bin" / "arbiter").string();
     const std::string db = (dir / "t.sqlite").string();
-    const std::string cmd = arbiter + " tournament --db " + db + " --game smartdog --players 3 --format round-robin" +
+    const std::string cmd = arbiter + " tournament --db " + db + " --game smartdog --players 3 --pairing round-robin" +
                             " --rounds 2 -j 1 --no-progress --out " + (dir / "out").string() +
                             " --set map=" + (kMaps / "simple-1.txt").string() + " --set turns=60" +
                             " --bot 'name=h cmd=" + (kBots / "herder").string() + "'" +

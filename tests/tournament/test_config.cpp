@@ -13,7 +13,7 @@ TEST_CASE("a full config is read, comments allowed") {
   // the seed's format
   "name": "itpw",
   "game": "planowanie",
-  "format": "groups",
+  "pairing": "groups",
   "seed": 2009,
   "rounds": 100,
   "random_rounds": 10,
@@ -108,4 +108,41 @@ TEST_CASE("the identity ignores jobs and out dir but not the schedule") {
     CHECK(a.identity_json() == b.identity_json());
     b.seed = 5;
     CHECK(a.identity_json() != b.identity_json());
+}
+
+TEST_CASE("'pairing' chooses the pairing; 'format', its earlier name, means the same") {
+    CHECK(parse_tournament_config(R"({"pairing": "gauntlet"})", "t.json").format == Format::gauntlet);
+    CHECK(parse_tournament_config(R"({"format": "round-robin"})", "t.json").format == Format::round_robin);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"pairing\": \"groups\",\n\"format\": \"groups\"}", "t.json"),
+                         "t.json:2: give 'pairing' or its old name 'format', not both", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config(R"({"pairing": "swiss"})", "t.json"),
+                         "t.json:1: 'pairing' must be one of groups, round-robin, gauntlet; got 'swiss'",
+                         arb::UserError);
+}
+
+TEST_CASE("relative paths of a config are taken from its folder; absolute ones are left alone") {
+    TournamentConfig c = parse_tournament_config(R"({
+  "bots": ["name=a cmd=\"bots/a --fast\"", "name=b dir=b cmd=./run", "name=c cmd=/bin/true", "name=d cmd=python3",
+           "name=e dir=/opt/e cmd=./run"],
+  "house_bots": ["name=h cmd=../h"],
+  "options": {"map": "maps/m.map", "other": "maps/not-a-path", "abs": "/data/m.map"},
+  "out": "out"
+})",
+                                                 "t.json");
+    const std::vector<arb::GameOptionSpec> specs = {{"map", arb::OptionKind::path, "", "", true},
+                                                    {"other", arb::OptionKind::text, "", "", false},
+                                                    {"abs", arb::OptionKind::path, "", "", false}};
+    resolve_relative_paths(c, "/conf/dir", specs);
+    CHECK(c.bots[0].argv == std::vector<std::string>{"/conf/dir/bots/a", "--fast"});
+    CHECK(c.bots[0].command == "bots/a --fast");  // as written, for the store
+    CHECK(c.bots[1].dir == "/conf/dir/b");
+    CHECK(c.bots[1].argv[0] == "./run");  // relative to its dir=
+    CHECK(c.bots[2].argv[0] == "/bin/true");
+    CHECK(c.bots[3].argv[0] == "python3");  // looked up in PATH
+    CHECK(c.bots[4].dir == "/opt/e");
+    CHECK(c.house_bots[0].argv[0] == "/conf/h");
+    CHECK(c.options.at("map") == "/conf/dir/maps/m.map");
+    CHECK(c.options.at("other") == "maps/not-a-path");
+    CHECK(c.options.at("abs") == "/data/m.map");
+    CHECK(c.out_dir == "/conf/dir/out");
 }

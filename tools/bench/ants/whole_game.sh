@@ -13,7 +13,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for i in $(seq "$runs"); do
   start=$(date +%s.%N)
-  "$root/$build/bin/arbiter" play ants --map "$map" --turns 1000 --cutoff_turn 100000 --seed 42 \
+  "$root/$build/bin/arbiter" play ants --map "$map" --turns 1000 --cutoff-turn 100000 --seed 42 \
     --bot "name=hold1 cmd=$hold" --bot "name=hold2 cmd=$hold" --out "$out" >/dev/null
   end=$(date +%s.%N)
   echo "$end - $start" | bc

@@ -19,7 +19,7 @@ pairing() {  # label field botA botB
     local walls=() per_step=()
     for ((r = 0; r < runs; r++)); do
         "$arbiter" -q play samurai --field "$fields/$field.dighere" --bot "$a" --bot "$b" \
-            --out "$out" --record "$out/record.json" --log "$out/game.dighere" >/dev/null
+            --out "$out" --record "$out/record.json" --replay "$out/game.dighere" >/dev/null
         read -r wall turns < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["wall_s"], r["turns"])' "$out/record.json")
         walls+=("$wall")
         per_step+=("$(python3 -c "print($wall / $turns * 1000)")")
