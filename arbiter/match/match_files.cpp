@@ -32,6 +32,10 @@ void direct_files_into(MatchRequest& request, const GameDescriptor& game, const 
     request.replay_path = dir / game.replay_file;
     request.log_dir = dir / "logs";
     request.record_path = dir / "record.json";
+    // A record left by an earlier run of this match (killed before it was stored) would describe
+    // files this run rewrites: a folder without record.json is a match not finished yet.
+    std::error_code ec;
+    fs::remove(request.record_path, ec);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

@@ -114,7 +114,7 @@ TEST_CASE("stderr tail: the last 5 lines, at most 1 KiB, escaped when not UTF-8"
     CHECK(stderr_tail_of("1\n2\n3\n4\n5\n6\n7\n\n") == "3\n4\n5\n6\n7");
     CHECK(stderr_tail_of("1\n2\n3\n4\n5") == "1\n2\n3\n4\n5");
     CHECK(stderr_tail_of("\n\n1\n2") == "1\n2");
-    CHECK(stderr_tail_of("bad \xff byte\n") == "bad \\xff byte");
+    CHECK(stderr_tail_of("bad \xff byte\n") == "bad \\xFF byte");
     // One long line: its last kStderrTailBytes bytes.
     const std::string long_line(3000, 'x');
     CHECK(stderr_tail_of("a\n" + long_line) == std::string(kStderrTailBytes, 'x'));
