@@ -89,3 +89,33 @@ set -e
 [ $rc -eq 2 ] || fail "unknown key: exit $rc"
 [ "$msg" = "arbiter: no match 'f/r0/g0/s9' in $work/f.sqlite (did you mean 'f/r0/g0/s0'?)" ] || fail "unknown key: $msg"
 echo "ok: failure reasons"
+
+# A bot that never answers: its seat hit the time limit, and the arbiter's SIGKILL ended it.
+"$arbiter" -q tournament --name slow --game planowanie --rounds 1 -j 1 --no-progress --players 2 \
+    --db "$work/slow.sqlite" --set total-time-ms=300 \
+    --bot "name=h cmd=$bots/planowanie/heuristic_bot" --bot "name=mute cmd=\"/bin/sleep 30\"" > "$work/slow.out"
+python3 - "$work/slow-files/slow/r0-g0-s0/record.json" <<'PY' || fail "a timed-out seat's record"
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = [p for p in r["participants"] if p["bot"] == "mute"][0]
+assert p["status"] == "timeout" and p["limit"] == "time" and p["exit_signal"] == 9 and p["exit_code"] is None, p
+PY
+grep -q "mute: timeout, time limit, killed by signal 9 (SIGKILL)" "$work/slow.out" || fail "table: $(cat "$work/slow.out")"
+echo "ok: time limit"
+
+# A match job played with --logs DIR leaves DIR as the match's folder, and the result says so.
+"$arbiter" plan --game planowanie --players 2 --rounds 1 --name job --db "$work/job.sqlite" --out "$work/jobs" \
+    --bot "name=h cmd=$bots/planowanie/heuristic_bot" --bot "name=r cmd=\"$bots/planowanie/random_bot 1\"" \
+    > "$work/jobs.txt" 2> /dev/null
+job=$(head -1 "$work/jobs.txt")
+"$arbiter" run-job "$job" --out "$work/job.result.json" --logs "$work/job-match" > /dev/null
+for f in record.json replay.json transcript.txt logs/p0.stderr.log; do
+    [ -e "$work/job-match/$f" ] || fail "run-job --logs: $f missing"
+done
+python3 - "$work/job.result.json" "$work/job-match" <<'PY' || fail "run-job result paths"
+import json, sys
+r = json.load(open(sys.argv[1]))["record"]
+assert r["replay_path"] == sys.argv[2] + "/replay.json", r["replay_path"]
+PY
+[ "$("$arbiter" verify planowanie "$work/job-match/replay.json" | cut -d' ' -f1)" = OK ] || fail "run-job replay"
+echo "ok: run-job --logs"
