@@ -1,5 +1,7 @@
 // arbiter matches | show: the matches a database holds, and one match in full with its files.
 #include <algorithm>
+#include <cctype>
+#include <string_view>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -46,6 +48,27 @@ std::string bots_text(const MatchRecord& r) {
     return out;
 }
 
+// Keys in schedule order: runs of digits compare as numbers (r2 before r10), then by id.
+bool schedule_order(const StoredMatch& a, const StoredMatch& b) {
+    const std::string x = key_of(a), y = key_of(b);
+    std::size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size()) {
+        if (std::isdigit(static_cast<unsigned char>(x[i])) && std::isdigit(static_cast<unsigned char>(y[j]))) {
+            const std::size_t i0 = i, j0 = j;
+            while (i < x.size() && std::isdigit(static_cast<unsigned char>(x[i]))) ++i;
+            while (j < y.size() && std::isdigit(static_cast<unsigned char>(y[j]))) ++j;
+            const std::string_view dx = std::string_view(x).substr(i0, i - i0), dy = std::string_view(y).substr(j0, j - j0);
+            if (dx.size() != dy.size()) return dx.size() < dy.size();  // no leading zeros in keys
+            if (dx != dy) return dx < dy;
+            continue;
+        }
+        if (x[i] != y[j]) return x[i] < y[j];
+        ++i, ++j;
+    }
+    if ((i < x.size()) != (j < y.size())) return j < y.size();
+    return a.id < b.id;
+}
+
 std::vector<std::string> stored_tournaments(const rating::Store& store) {
     std::vector<std::string> names;
     auto st = store.prepare("SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL ORDER BY tournament");
@@ -72,7 +95,8 @@ void run_matches(const MatchesArgs& a) {
         check_tournament(store, a.db, a.tournament);
         filter.tournament = a.tournament;
     }
-    const auto matches = store.matches(filter);
+    auto matches = store.matches(filter);
+    std::sort(matches.begin(), matches.end(), schedule_order);
     if (a.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const auto& m : matches) {
