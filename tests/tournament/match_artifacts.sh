@@ -88,6 +88,19 @@ msg=$("$arbiter" show --db "$work/f.sqlite" f/r0/g0/s9 2>&1); rc=$?
 set -e
 [ $rc -eq 2 ] || fail "unknown key: exit $rc"
 [ "$msg" = "arbiter: no match 'f/r0/g0/s9' in $work/f.sqlite (did you mean 'f/r0/g0/s0'?)" ] || fail "unknown key: $msg"
+"$arbiter" matches --db "$work/f.sqlite" --json | python3 -c '
+import json, sys
+rows = json.load(sys.stdin)
+assert [r["key"] for r in rows] == ["f/r0/g0/s0", "f/r0/g0/s1"], rows
+assert all(r["folder"].endswith(r["key"][2:].replace("/", "-")) for r in rows), rows
+dies = [p for p in rows[0]["participants"] if p["bot"] == "dies"][0]
+assert dies["exit_code"] == 3 and dies["stderr_tail"].endswith("fatal: no strategy file"), dies
+' || fail "matches --json"
+set +e
+msg=$("$arbiter" matches --db "$work/f.sqlite" --tournament ff 2>&1); rc=$?
+set -e
+[ $rc -eq 2 ] && [ "$msg" = "arbiter: no tournament 'ff' in $work/f.sqlite (did you mean 'f'?)" ] ||
+    fail "unknown tournament: exit $rc: $msg"
 echo "ok: failure reasons"
 
 # A bot that never answers: its seat hit the time limit, and the arbiter's SIGKILL ended it.
