@@ -1,6 +1,8 @@
 #include "core/match_record.hpp"
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 #include <ctime>
 #include <numeric>
 #include <stdexcept>
@@ -10,6 +12,7 @@
 
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb {
 
@@ -54,6 +57,51 @@ std::vector<PairResult> derive_pairs_fault_loses(const std::vector<ParticipantRe
     return pairs;
 }
 
+std::string stderr_tail_of(std::string_view text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    // The start of the last kStderrTailLines lines.
+    std::size_t from = text.size();
+    for (int lines = 1; from > 0; ++lines) {
+        const std::size_t nl = text.rfind('\n', from - 1);
+        if (nl == std::string_view::npos) {
+            from = 0;
+            break;
+        }
+        from = lines == kStderrTailLines ? nl + 1 : nl;
+        if (lines == kStderrTailLines) break;
+    }
+    while (from < text.size() && text[from] == '\n') ++from;
+    std::string_view tail = text.substr(from);
+    if (tail.size() > kStderrTailBytes) {
+        // Cut at a line start inside the last kStderrTailBytes, else at a UTF-8 character start.
+        std::size_t cut = tail.size() - kStderrTailBytes;
+        const std::size_t nl = tail.find('\n', cut);
+        if (nl != std::string_view::npos && nl + 1 < tail.size()) cut = nl + 1;
+        else
+            while (cut < tail.size() && (static_cast<unsigned char>(tail[cut]) & 0xC0) == 0x80) ++cut;
+        tail = tail.substr(cut);
+    }
+    return valid_utf8(tail);
+}
+
+std::string exit_text(const ParticipantResult& p) {
+    if (p.exit_code) return fmt::format("exited with code {}", *p.exit_code);
+    if (p.exit_signal) {
+        const char* name = sigabbrev_np(*p.exit_signal);
+        return fmt::format("killed by signal {}{}", *p.exit_signal, name ? fmt::format(" (SIG{})", name) : "");
+    }
+    return "";
+}
+
+std::string failure_summary(const ParticipantResult& p) {
+    if (p.status == SeatStatus::ok) return "";
+    std::string out = to_string(p.status);
+    if (!p.limit.empty()) out += ", " + p.limit + " limit";
+    if (const std::string exit = exit_text(p); !exit.empty()) out += ", " + exit;
+    if (!p.detail.empty()) out += ": " + p.detail;
+    return out;
+}
+
 SeatStatus seat_status_from_string(const std::string& text) {
     for (SeatStatus s : {SeatStatus::ok, SeatStatus::crashed, SeatStatus::timeout, SeatStatus::illegal,
                          SeatStatus::killed}) {
@@ -86,7 +134,18 @@ void from_json(const nlohmann::json& j, UsageStats& v) {
 void to_json(nlohmann::json& j, const ParticipantResult& v) {
     j = {{"bot", v.bot}, {"command", v.command}, {"seat", v.seat}, {"score", v.score}, {"rank", v.rank},
          {"status", to_string(v.status)}, {"detail", v.detail}, {"usage", v.usage}};
+    j["exit_code"] = v.exit_code ? nlohmann::json(*v.exit_code) : nlohmann::json(nullptr);
+    j["exit_signal"] = v.exit_signal ? nlohmann::json(*v.exit_signal) : nlohmann::json(nullptr);
+    j["limit"] = v.limit;
+    j["stderr_tail"] = v.stderr_tail;
 }
+
+namespace {
+std::optional<int> optional_int(const nlohmann::json& j, const char* key) {
+    if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+    return json_integer<int>(j.at(key));
+}
+}  // namespace
 void from_json(const nlohmann::json& j, ParticipantResult& v) {
     v.bot = j.at("bot").get<std::string>();
     v.command = j.value("command", std::string{});
@@ -96,6 +155,10 @@ void from_json(const nlohmann::json& j, ParticipantResult& v) {
     v.status = seat_status_from_string(j.at("status").get<std::string>());
     v.detail = j.value("detail", std::string{});
     if (j.contains("usage")) v.usage = j.at("usage").get<UsageStats>();
+    v.exit_code = optional_int(j, "exit_code");
+    v.exit_signal = optional_int(j, "exit_signal");
+    v.limit = j.value("limit", std::string{});
+    v.stderr_tail = j.value("stderr_tail", std::string{});
 }
 
 void to_json(nlohmann::json& j, const PairResult& v) { j = {{"a", v.a}, {"b", v.b}, {"score_a", v.score_a}}; }

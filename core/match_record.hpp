@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -33,6 +34,11 @@ struct ParticipantResult {
     SeatStatus status = SeatStatus::ok;
     std::string detail;       // why the status, e.g. "illegal card 'XX' in deal 3"
     UsageStats usage;
+    // Why a failed participant failed, beyond `detail` (empty / unset for one that did not fail):
+    std::optional<int> exit_code;    // its main process exited by itself with this code
+    std::optional<int> exit_signal;  // ... or ended by this signal (ours when the arbiter stopped it)
+    std::string limit;               // the limit it hit: "time", "memory", "line length", "cpu time"
+    std::string stderr_tail;         // the last lines of its stderr (bounded, valid UTF-8)
 
     friend bool operator==(const ParticipantResult&, const ParticipantResult&) = default;
 };
@@ -65,6 +71,19 @@ struct MatchRecord {
 
     friend bool operator==(const MatchRecord&, const MatchRecord&) = default;
 };
+
+// The stderr tail kept in a record: at most this many lines and bytes, from the end.
+inline constexpr int kStderrTailLines = 5;
+inline constexpr std::size_t kStderrTailBytes = 1024;
+
+// The last kStderrTailLines lines of `text`, cut to the last kStderrTailBytes bytes (at a line
+// start or a UTF-8 character start where it can), bytes that are not UTF-8 escaped ("\xHH").
+std::string stderr_tail_of(std::string_view text);
+
+// "exited with code 1", "killed by signal 9 (SIGKILL)", "" when neither is known.
+std::string exit_text(const ParticipantResult& p);
+// One line on why a participant failed: status, limit, exit, detail ("" when it did not fail).
+std::string failure_summary(const ParticipantResult& p);
 
 // Ranks by score, higher is better; equal scores share the better rank (1, 2, 2, 4).
 void assign_ranks_by_score(std::vector<ParticipantResult>& participants);

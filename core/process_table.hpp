@@ -59,6 +59,13 @@ struct TableOptions {
     Millis term_grace{300};                   // wait after SIGTERM before SIGKILL
 };
 
+// How a seat's main process ended and which limit, if any, stopped it (read after close()).
+struct SeatEnd {
+    std::optional<int> exit_code;    // exited by itself with this code
+    std::optional<int> exit_signal;  // ended by this signal (ours when the arbiter stopped it)
+    std::string limit;               // "time", "memory", "line length", "cpu time"; "" = none
+};
+
 class ProcessTable : public Table {
 public:
     // Starts every seat. Throws UserError (naming the bot) if an executable is missing or a
@@ -70,6 +77,8 @@ public:
 
     // What a seat used so far.
     virtual UsageStats usage(int seat) const = 0;
+
+    virtual SeatEnd seat_end(int seat) const = 0;
 
     // How limits were enforced, for logs and records: e.g. "cgroup v2", "cgroup v1", "rlimit".
     virtual std::string limit_mechanism() const = 0;

@@ -185,6 +185,7 @@ struct Seat {
     SeatLaunch launch;
     SeatStatus status = SeatStatus::ok;
     std::string detail;  // why it was retired
+    std::string limit;   // the limit that retired it (SeatEnd::limit)
     SeatRequests requests;
     SeatChannel channel;
     SeatProcess process;
@@ -210,6 +211,7 @@ public:
     void note(std::string_view text) override;
     void close() override;
     UsageStats usage(int seat) const override;
+    SeatEnd seat_end(int seat) const override;
     std::string limit_mechanism() const override {
         return limits_plan_.mechanism + (sandbox_plan_.bwrap ? ", bwrap sandbox" : "");
     }

@@ -119,6 +119,19 @@ void ProcessTableImpl::attach_pipes(int s, SpawnedBot& bot) {
 
 // ---- exit, signals, reaping ------------------------------------------------------------------
 
+SeatEnd ProcessTableImpl::seat_end(int s) const {
+    const Seat& seat = at(s);
+    SeatEnd end;
+    end.limit = seat.limit;
+    if (!seat.process.main_reaped) return end;
+    const int status = seat.process.exit_status;
+    if (WIFEXITED(status)) end.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) end.exit_signal = WTERMSIG(status);
+    // RLIMIT_CPU is the backstop for the whole match: the kernel's SIGXCPU says it was hit.
+    if (end.limit.empty() && end.exit_signal == SIGXCPU) end.limit = "cpu time";
+    return end;
+}
+
 void ProcessTableImpl::watch_exit(int s) {
     SeatProcess& process = at(s).process;
     if (process.exit_waiting || process.main_exited || !process.exit_watch) return;

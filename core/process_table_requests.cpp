@@ -330,10 +330,11 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         return;
     }
     SeatStatus seat_status = SeatStatus::crashed;
-    if (status == ReplyStatus::timeout) seat_status = SeatStatus::timeout;
-    if (status == ReplyStatus::overflow) seat_status = SeatStatus::killed;
+    if (status == ReplyStatus::timeout) seat_status = SeatStatus::timeout, seat.limit = "time";
+    if (status == ReplyStatus::overflow) seat_status = SeatStatus::killed, seat.limit = "line length";
     if (oom) {
         seat_status = SeatStatus::killed;
+        seat.limit = "memory";
         detail = fmt::format("memory limit of {} MiB exceeded", options_.limits.memory_mib);
     }
     stop_seat(s, seat_status, std::move(detail));

@@ -76,7 +76,7 @@ std::int64_t check_store_identity(Database& db, const std::string& path, OpenMod
                                     path, version, Store::kSchemaVersion));
     if (mode == OpenMode::read_only) {
         if (fresh) throw UserError(fmt::format("database '{}' is empty (no arbiter store in it)", path));
-        if (version < Store::kSchemaVersion)
+        if (version < Store::kOldestReadableVersion)
             throw UserError(fmt::format("database '{}' has the old schema version {}; run a writing command "
                                         "(e.g. arbiter import) once to migrate it",
                                         path, version));
@@ -284,9 +284,13 @@ std::vector<StoredMatch> load_match_rows(const Store& store, const FilterSql& f,
 
 void add_participants(const Store& store, const FilterSql& f, const PositionOfMatch& position_of,
                       std::vector<StoredMatch>& out) {
+    // A store of schema version 1, read without migrating, has no failure columns yet.
+    Statement has_failures = store.prepare("SELECT count(*) FROM pragma_table_info('participants') WHERE name = 'stderr_tail'");
+    const bool failures = has_failures.step() && has_failures.column_int64(0) > 0;
     Statement st = store.prepare(
         "SELECT p.match_id, b.name, b.command, p.seat, p.score, p.rank, p.status, p.detail, p.wall_used_s,"
-        " p.cpu_used_s, p.longest_reply_s, p.requests, p.peak_memory_kib"
+        " p.cpu_used_s, p.longest_reply_s, p.requests, p.peak_memory_kib, " +
+        std::string(failures ? "p.exit_code, p.exit_signal, p.limit_hit, p.stderr_tail" : "NULL, NULL, '', ''") +
         " FROM participants p JOIN bots b ON b.id = p.bot_id"
         " WHERE p.match_id IN (SELECT m.id FROM matches m" +
         f.where + ") ORDER BY p.match_id, p.position");
@@ -305,6 +309,10 @@ void add_participants(const Store& store, const FilterSql& f, const PositionOfMa
         p.usage.longest_reply_s = st.column_double(10);
         p.usage.requests = st.column_int64(11);
         p.usage.peak_memory_kib = st.column_int64(12);
+        if (!st.column_is_null(13)) p.exit_code = st.column_int(13);
+        if (!st.column_is_null(14)) p.exit_signal = st.column_int(14);
+        p.limit = st.column_text(15);
+        p.stderr_tail = st.column_text(16);
         out[position_of.at(st.column_int64(0))].record.participants.push_back(std::move(p));
     }
 }

@@ -84,7 +84,10 @@ struct InsertOptions {
 // internal mutex. Several processes or threads may open the same file at once.
 class Store {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
+    // Read-only commands read stores from this version on without migrating them (the columns a
+    // later version added read as empty).
+    static constexpr int kOldestReadableVersion = 1;
     static constexpr std::int32_t kApplicationId = 0x41524254;  // "ARBT"
 
     // Opens or creates the store. UserError for: missing file (read modes), not a SQLite file,

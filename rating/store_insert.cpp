@@ -28,7 +28,8 @@ public:
               " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
           add_participant_(db.prepare(
               "INSERT INTO participants (match_id, position, bot_id, seat, score, rank, status, detail, wall_used_s,"
-              " cpu_used_s, longest_reply_s, requests, peak_memory_kib) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
+              " cpu_used_s, longest_reply_s, requests, peak_memory_kib, exit_code, exit_signal, limit_hit,"
+              " stderr_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
           add_pair_(db.prepare("INSERT INTO pairs (match_id, position, a, b, score_a) VALUES (?, ?, ?, ?, ?)")),
           stored_at_(utc_timestamp_now()) {}
 
@@ -97,7 +98,11 @@ private:
             .bind(10, p.usage.cpu_used_s)
             .bind(11, p.usage.longest_reply_s)
             .bind(12, p.usage.requests)
-            .bind(13, p.usage.peak_memory_kib);
+            .bind(13, p.usage.peak_memory_kib)
+            .bind(14, p.exit_code)
+            .bind(15, p.exit_signal)
+            .bind(16, p.limit)
+            .bind(17, p.stderr_tail);
         add_participant_.run();
     }
 

@@ -88,6 +88,13 @@ CREATE TABLE component_schemas (
     version INTEGER NOT NULL
 );
 )sql",
+        // v2: why a participant failed (exit, limit hit, the tail of its stderr)
+        R"sql(
+ALTER TABLE participants ADD COLUMN exit_code INTEGER;
+ALTER TABLE participants ADD COLUMN exit_signal INTEGER;
+ALTER TABLE participants ADD COLUMN limit_hit TEXT NOT NULL DEFAULT '';
+ALTER TABLE participants ADD COLUMN stderr_tail TEXT NOT NULL DEFAULT '';
+)sql",
     };
     return migrations;
 }

@@ -60,6 +60,7 @@ struct MatchRequest {
     std::filesystem::path transcript_path;    // empty = no transcript
     std::filesystem::path replay_path;        // empty = the game writes no replay/log
     std::filesystem::path log_dir;            // bots' stderr logs; empty = drained only
+    std::filesystem::path record_path;        // the match record, written when the match ends; empty = none
 
     std::uint64_t deal_seed() const { return deal_set.value_or(seed); }
 };
@@ -100,6 +101,8 @@ struct GameDescriptor {
     int max_bots = 2;
     std::vector<GameOptionSpec> options;
     std::string replay_flag = "replay";  // CLI flag naming the replay/log file ("log" for SamurAI)
+    // The replay's file name in a tournament match's folder (Koehandel's log is a folder).
+    std::string replay_file = "replay.txt";
 
     // Seats and clocks for a request. Validates the options (map exists, ...): throws UserError.
     std::function<std::vector<SeatPlan>(const MatchRequest&)> plan;

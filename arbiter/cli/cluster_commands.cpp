@@ -12,6 +12,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "arbiter/cli/tournament_args.hpp"
+#include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/tournament/match_jobs.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
@@ -167,11 +168,7 @@ void run_job_command(const RunJobArgs& a) {
     const tournament::MatchJob job = tournament::job_from_json(tournament::read_json_file(a.job), a.job, find_game);
     const GameDescriptor& game = find_game(job.job.request.game);
     MatchRequest request = job.job.request;
-    if (!a.logs.empty()) {
-        ensure_folder(a.logs, "--logs");
-        request.log_dir = a.logs;
-        request.transcript_path = fs::path(a.logs) / "transcript";
-    }
+    if (!a.logs.empty()) direct_files_into(request, game, a.logs, "--logs");  // the match's folder
     if (fs::is_directory(a.out)) throw UserError(fmt::format("--out {}: a folder, not a file name", a.out));
     const tournament::JobResult result =
         tournament::play_job({job.tournament, {job.job.match, request}}, [&game](const MatchRequest& r) {
@@ -255,7 +252,9 @@ void add_cluster_commands(CLI::App& app) {
     r->footer("Example:\n  arbiter run-job jobs/job-r0-g0-s0.json --out results/job-r0-g0-s0.result.json --logs logs/r0-g0-s0");
     r->add_option("job", r_args->job, "Job file written by arbiter plan")->required()->check(CLI::ExistingFile);
     r->add_option("--out", r_args->out, "Result file to write (JSON)")->required();
-    r->add_option("--logs", r_args->logs, "Folder for the bots' stderr logs and the transcript");
+    r->add_option("--logs", r_args->logs,
+                  "The match's folder: record.json, the game's replay, transcript.txt and logs/ with the bots' "
+                  "stderr");
     r->callback([r_args] { run_job_command(*r_args); });
 
     auto i_args = std::make_shared<IngestArgs>();

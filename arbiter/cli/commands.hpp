@@ -42,6 +42,7 @@ void add_game_commands(CLI::App& app);        // games, play, verify       (game
 void add_rating_commands(CLI::App& app);      // rate, los                 (rating_commands.cpp)
 void add_tournament_commands(CLI::App& app);  // tournament, ladder, report (tournament_commands.cpp)
 void add_cluster_commands(CLI::App& app);     // plan, run-job, ingest      (cluster_commands.cpp)
+void add_match_commands(CLI::App& app);       // matches, show             (match_commands.cpp)
 
 // "arbiter 0.1.0 (git DESCRIBE)" for --version (version.cpp, built into the executable).
 std::string version_text();

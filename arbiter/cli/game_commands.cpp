@@ -103,6 +103,7 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
         }
         std::ofstream(record_path) << nlohmann::json(record).dump(2) << "\n";
         print_match_result(std::cout, record);
+        print_stderr_tails(std::cout, record);
         std::cout << "record: " << record_path.string() << "\n";
         records.push_back(std::move(record));
     }

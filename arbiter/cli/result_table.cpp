@@ -6,6 +6,19 @@
 #include <fmt/format.h>
 
 namespace arb::cli {
+namespace {
+
+// The detail column: the detail, and for a failed seat the limit it hit and how it exited.
+std::string reason(const ParticipantResult& p) {
+    if (p.status == SeatStatus::ok) return p.detail;
+    std::string out;
+    if (!p.limit.empty()) out = p.limit + " limit";
+    if (const std::string exit = exit_text(p); !exit.empty()) out += (out.empty() ? "" : ", ") + exit;
+    if (!p.detail.empty()) out += (out.empty() ? "" : ": ") + p.detail;
+    return out;
+}
+
+}  // namespace
 
 void print_match_result(std::ostream& out, const MatchRecord& record) {
     std::size_t width = 4;
@@ -17,8 +30,38 @@ void print_match_result(std::ostream& out, const MatchRecord& record) {
     for (const auto& p : record.participants) {
         out << fmt::format("{:>4}  {:<{}}  {:>8g}  {:>4}  {:<8}  {:>8.3f}  {:>8.3f}  {:>9.1f}  {}\n", p.seat, p.bot,
                            width, p.score, p.rank, to_string(p.status), p.usage.wall_used_s, p.usage.cpu_used_s,
-                           static_cast<double>(p.usage.peak_memory_kib) / 1024.0, p.detail);
+                           static_cast<double>(p.usage.peak_memory_kib) / 1024.0, reason(p));
     }
+}
+
+void print_stderr_tails(std::ostream& out, const MatchRecord& record) {
+    for (const auto& p : record.participants) {
+        if (p.stderr_tail.empty()) continue;
+        out << fmt::format("stderr of {} (seat {}), last lines:\n", p.bot, p.seat);
+        std::size_t start = 0;
+        while (start < p.stderr_tail.size()) {
+            const std::size_t nl = std::min(p.stderr_tail.find('\n', start), p.stderr_tail.size());
+            out << "    " << p.stderr_tail.substr(start, nl - start) << "\n";
+            start = nl + 1;
+        }
+    }
+}
+
+void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& matches, std::size_t max_rows) {
+    std::size_t rows = 0;
+    for (const auto& m : matches) {
+        for (const auto& p : m.record->participants) {
+            if (p.status == SeatStatus::ok) continue;
+            if (rows == 0) out << "failed seats (arbiter show --db DB KEY for the whole match):\n";
+            if (++rows > max_rows) continue;
+            const std::size_t last_nl = p.stderr_tail.rfind('\n');
+            const std::string last_line =
+                last_nl == std::string::npos ? p.stderr_tail : p.stderr_tail.substr(last_nl + 1);
+            out << fmt::format("  {}  {}: {}{}\n", m.key, p.bot, failure_summary(p),
+                               last_line.empty() ? "" : " | stderr: " + last_line);
+        }
+    }
+    if (rows > max_rows) out << fmt::format("  ... and {} more\n", rows - max_rows);
 }
 
 void print_rotation_summary(std::ostream& out, const std::vector<MatchRecord>& records) {

@@ -1,6 +1,7 @@
 #pragma once
 // Human-readable match results.
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "core/match_record.hpp"
@@ -12,5 +13,16 @@ namespace arb::cli {
 void print_match_result(std::ostream& out, const MatchRecord& record);
 // Totals per bot over several matches of one deal set (rotations).
 void print_rotation_summary(std::ostream& out, const std::vector<MatchRecord>& records);
+
+// A stored match named by its schedule key.
+struct KeyedRecord {
+    std::string key;
+    const MatchRecord* record = nullptr;
+};
+// Every failed seat of the matches, one line each: key, bot, why (status, limit, exit, detail)
+// and the last line of its stderr; at most `max_rows` rows, then how many more there are.
+void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& matches, std::size_t max_rows = 20);
+// The stderr tail of each failed participant, indented under its name.
+void print_stderr_tails(std::ostream& out, const MatchRecord& record);
 
 }  // namespace arb::cli

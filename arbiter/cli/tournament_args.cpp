@@ -25,7 +25,9 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
     cmd->add_option("--seed", a.seed, "Seed of the whole schedule")->check(unsigned_integer());
     cmd->add_option("--players", a.players, "Bots per match");
     cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");
-    if (with_out) cmd->add_option("--out", a.out, "Folder for transcripts and bot logs");
+    if (with_out)
+        cmd->add_option("--out", a.out,
+                        "Folder for the matches' folders (default: <db stem>-files beside the database)");
     cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
     cmd->add_option("--sandbox", a.sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));

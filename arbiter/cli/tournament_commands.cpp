@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/cli/result_table.hpp"
 #include "arbiter/cli/tournament_args.hpp"
 #include "core/interrupt.hpp"
 #include "core/user_error.hpp"
@@ -67,6 +68,11 @@ void run_tournament_command(const TournamentArgs& a) {
                                  f.faults(), f.matches, f.crashed, f.timeout, f.illegal, f.killed,
                                  f.faults() == f.matches ? "  <- failed every match" : "");
         if (f.faults() == f.matches) spdlog::warn("bot '{}' failed every one of its {} matches", bot, f.matches);
+    }
+    if (any_fault) {
+        std::vector<KeyedRecord> keyed;
+        for (const auto& p : outcome.played) keyed.push_back({p.scheduled.key, &p.record});
+        print_failed_seats(std::cout, keyed);
     }
     if (outcome.failed > 0) {
         std::cout << fmt::format("{} match(es) could not be played; run the same command again to retry them\n",

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/ladder/ladder_store.hpp"
+#include "arbiter/match/match_files.hpp"
 #include "arbiter/tournament/formats.hpp"
 #include "arbiter/tournament/history.hpp"
 #include "core/rng.hpp"
@@ -232,14 +233,13 @@ MatchRequest LadderRun::match_request(const std::vector<int>& group, const std::
     r.limits.memory_mib = cfg_.memory_mib;
     r.limits.sandbox = cfg_.sandbox;
     r.freeze_idle = cfg_.freeze_idle;
-    if (!cfg_.out_dir.empty()) {
-        const std::filesystem::path out = std::filesystem::path(cfg_.out_dir) / new_name_;
-        std::filesystem::create_directories(out / "transcripts");
-        const std::string stem = fmt::format("r{}-s{}", round, s);
-        r.transcript_path = out / "transcripts" / (stem + ".transcript");
-        r.log_dir = out / "logs" / stem;
-        std::filesystem::create_directories(r.log_dir);
-    }
+    // Its folder: <--out or <db folder>/<db stem>-files>/ladder/<game>/<bot>/r<round>-s<seating>.
+    const std::filesystem::path root = !cfg_.out_dir.empty() ? std::filesystem::absolute(cfg_.out_dir)
+                                       : rating::is_file_database(store_.path()) ? default_files_root(store_.path())
+                                                                                 : std::filesystem::path();
+    if (!root.empty())
+        direct_files_into(r, game_, root / tournament_ / new_name_ / fmt::format("r{}-s{}", round, s),
+                          cfg_.out_dir.empty() ? "--db" : "--out");
     return r;
 }
 

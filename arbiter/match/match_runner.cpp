@@ -1,15 +1,73 @@
 #include "arbiter/match/match_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cstdlib>
 #include <fstream>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 
+#include "arbiter/match/match_files.hpp"
 #include "core/user_error.hpp"
 
 namespace arb {
+namespace {
+
+// The last few KiB of a file: enough for a tail of kStderrTailLines lines of kStderrTailBytes.
+std::string read_file_end(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "";
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    const std::streamoff from = std::max<std::streamoff>(0, size - 4 * static_cast<std::streamoff>(kStderrTailBytes));
+    in.seekg(from);
+    std::string text(static_cast<std::size_t>(size - from), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+    return text;
+}
+
+// Why each failed participant failed: the exit and limit of its first failed seat (of its first
+// seat when the referee, not the table, faulted it) and the tail of its seats' stderr logs.
+void add_failure_reasons(MatchRecord& record, const ProcessTable& table, const std::filesystem::path& log_dir) {
+    for (auto& p : record.participants) {
+        if (p.status == SeatStatus::ok) continue;
+        std::vector<int> seats, failed;
+        for (int s = 0; s < table.size(); ++s) {
+            if (table.info(s).bot != p.seat) continue;
+            seats.push_back(s);
+            if (table.status(s) != SeatStatus::ok) failed.push_back(s);
+        }
+        if (seats.empty()) continue;
+        const SeatEnd end = table.seat_end(failed.empty() ? seats.front() : failed.front());
+        p.exit_code = end.exit_code;
+        p.exit_signal = end.exit_signal;
+        p.limit = end.limit;
+        if (log_dir.empty()) continue;
+        std::string text;
+        for (int s : failed.empty() ? seats : failed) {
+            const std::string& label = table.info(s).label;
+            std::string log = read_file_end(log_dir / (label + ".stderr.log"));
+            if (seats.size() == 1 || log.empty()) {
+                text += log;
+                continue;
+            }
+            // A team's seats share the tail: each line says which seat wrote it.
+            std::size_t start = 0;
+            while (start < log.size()) {
+                const std::size_t nl = log.find('\n', start);
+                const std::size_t end_of_line = nl == std::string::npos ? log.size() : nl;
+                text += "[" + label + "] " + log.substr(start, end_of_line - start) + "\n";
+                start = end_of_line + 1;
+            }
+        }
+        p.stderr_tail = stderr_tail_of(text);
+    }
+}
+
+}  // namespace
 
 double machine_load_now() {
     double load[1] = {0};
@@ -101,9 +159,11 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
         agg.requests += u.requests;
         agg.peak_memory_kib = std::max(agg.peak_memory_kib, u.peak_memory_kib);
     }
+    add_failure_reasons(record, *table, request.log_dir);
     record.pairs = std::move(result.pairs);
     record.end_reason = std::move(result.end_reason);
     record.turns = result.turns;
+    if (!request.record_path.empty()) write_record_file(request.record_path, record);
     return record;
 }
 

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/user_error.hpp"
+#include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/tournament/progress.hpp"
 #include "arbiter/tournament/worker_pool.hpp"
@@ -42,8 +43,6 @@ public:
 private:
     std::map<std::string, std::pair<double, double>> scores_;
 };
-
-std::string stem_of(const ScheduledMatch& m) { return fmt::format("r{}-g{}-s{}", m.round, m.group, m.seating); }
 
 }  // namespace
 
@@ -80,6 +79,9 @@ TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor
         }
     }
     game_options_ = GameOptions(game_.options, config_.options);
+    // Every match leaves its folder under --out, else beside a database that is a file.
+    if (!config_.out_dir.empty()) files_root_ = std::filesystem::absolute(config_.out_dir);
+    else if (rating::is_file_database(store.path())) files_root_ = default_files_root(store.path());
     options_.jobs = std::max(1, options_.jobs);
 }
 
@@ -94,13 +96,9 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_fi
     r.limits.memory_mib = config_.memory_mib;
     r.limits.sandbox = config_.sandbox;
     r.freeze_idle = config_.freeze_idle;
-    if (with_files && !config_.out_dir.empty()) {
-        const std::filesystem::path out = config_.out_dir;
-        ensure_folder(out / "transcripts", "--out");
-        r.transcript_path = out / "transcripts" / (stem_of(m) + ".transcript");
-        r.log_dir = out / "logs" / stem_of(m);
-        ensure_folder(r.log_dir, "--out");
-    }
+    if (with_files && !files_root_.empty())
+        direct_files_into(r, game_, files_root_ / config_.name / match_folder_name(m.round, m.group, m.seating),
+                          config_.out_dir.empty() ? "--db" : "--out");
     return r;
 }
 

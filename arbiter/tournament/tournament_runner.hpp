@@ -5,6 +5,7 @@
 // scheduled matches without a result, then continues planning from stored results.
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -62,8 +63,9 @@ public:
                      RatingFit fit, RunnerOptions options);
     TournamentOutcome run();
 
-    // The request for one scheduled match (bots in seat order, seeds, limits, transcript).
-    // with_files = false: no transcript or log paths (and no folders made), for a match job.
+    // The request for one scheduled match (bots in seat order, seeds, limits, and its files in
+    // <files root>/<tournament>/r<round>-g<group>-s<seating>/, see arbiter/match/match_files.hpp).
+    // with_files = false: no file paths (and no folders made), for a match job.
     MatchRequest request_for(const ScheduledMatch& match, bool with_files = true) const;
 
 private:
@@ -75,6 +77,7 @@ private:
     RunnerOptions options_;
     std::map<std::string, BotSpec> specs_;
     GameOptions game_options_;
+    std::filesystem::path files_root_;  // --out, or <db folder>/<db stem>-files; "" = no files
 };
 
 // Per-bot fault counts over records.

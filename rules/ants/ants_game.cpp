@@ -95,6 +95,7 @@ std::unique_ptr<FoodSource> food_source(const Setup& s) {
 GameDescriptor describe_game() {
     GameDescriptor game;
     game.name = "ants";
+    game.replay_file = "replay.json";
     game.summary = "Ants (Google AI Challenge 2011): the original engine's rules, protocol and replays";
     game.min_bots = 2;
     game.max_bots = 10;

@@ -7,6 +7,7 @@ namespace arb::koehandel {
 GameDescriptor describe_game() {
     GameDescriptor game;
     game.name = "koehandel";
+    game.replay_file = "player-logs";
     game.summary = "Koehandel (GoT 2010): auctions, cow trades and bluffs; bots serve HTTP GET; "
                    "4 seats, empty ones are house bots";
     game.min_bots = 1;

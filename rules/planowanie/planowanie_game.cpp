@@ -71,6 +71,7 @@ bool sends_quit(const MatchRequest& request) {
 GameDescriptor describe_game() {
     GameDescriptor game;
     game.name = "planowanie";
+    game.replay_file = "replay.json";
     game.summary = "Planowanie (ITPW 2009): trick taking with secret simultaneous declarations";
     game.min_bots = 2;
     game.max_bots = kMaxPlayers;

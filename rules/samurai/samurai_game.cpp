@@ -8,6 +8,7 @@ namespace arb::samurai {
 GameDescriptor describe_game() {
     GameDescriptor game;
     game.name = "samurai";
+    game.replay_file = "replay.dighere";
     game.summary = "SamurAI Dig Here (2019-20): a match is two games on one field, positions swapped; "
                    "gold summed";
     game.min_bots = 2;

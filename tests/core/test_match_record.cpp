@@ -63,3 +63,68 @@ TEST_CASE("match record JSON round-trip") {
     const MatchRecord back = nlohmann::json::parse(nlohmann::json(r).dump()).get<MatchRecord>();
     CHECK(back == r);
 }
+
+TEST_CASE("why a seat failed: JSON round-trip, and records without it still read") {
+    MatchRecord r;
+    r.game = "ants";
+    r.participants = with_scores({1, 2});
+    r.participants[0].status = SeatStatus::crashed;
+    r.participants[0].exit_code = 0;
+    r.participants[1].status = SeatStatus::killed;
+    r.participants[1].exit_signal = 9;
+    r.participants[1].limit = "memory";
+    r.participants[1].stderr_tail = "allocating\nstill allocating";
+    const nlohmann::json j = r;
+    CHECK(j["participants"][0]["exit_code"] == 0);
+    CHECK(j["participants"][0]["exit_signal"].is_null());
+    CHECK(j["participants"][1]["limit"] == "memory");
+    CHECK(j.get<MatchRecord>() == r);
+
+    nlohmann::json old = j;  // a record written before these fields existed
+    for (auto& p : old["participants"]) {
+        p.erase("exit_code");
+        p.erase("exit_signal");
+        p.erase("limit");
+        p.erase("stderr_tail");
+    }
+    const MatchRecord read = old.get<MatchRecord>();
+    CHECK_FALSE(read.participants[1].exit_signal);
+    CHECK(read.participants[1].limit.empty());
+    CHECK(read.participants[1].stderr_tail.empty());
+}
+
+TEST_CASE("failure summary names the status, limit, exit and detail") {
+    ParticipantResult p;
+    CHECK(failure_summary(p).empty());
+    p.status = SeatStatus::timeout;
+    p.limit = "time";
+    p.exit_signal = 9;
+    p.detail = "no complete reply within 1 s";
+    CHECK(failure_summary(p) == "timeout, time limit, killed by signal 9 (SIGKILL): no complete reply within 1 s");
+    p.exit_signal.reset();
+    p.exit_code = 3;
+    p.limit.clear();
+    p.detail.clear();
+    CHECK(failure_summary(p) == "timeout, exited with code 3");
+}
+
+TEST_CASE("stderr tail: the last 5 lines, at most 1 KiB, escaped when not UTF-8") {
+    CHECK(stderr_tail_of("") == "");
+    CHECK(stderr_tail_of("one\n") == "one");
+    CHECK(stderr_tail_of("1\n2\n3\n4\n5\n6\n7\n\n") == "3\n4\n5\n6\n7");
+    CHECK(stderr_tail_of("1\n2\n3\n4\n5") == "1\n2\n3\n4\n5");
+    CHECK(stderr_tail_of("\n\n1\n2") == "1\n2");
+    CHECK(stderr_tail_of("bad \xff byte\n") == "bad \\xFF byte");
+    // One long line: its last kStderrTailBytes bytes.
+    const std::string long_line(3000, 'x');
+    CHECK(stderr_tail_of("a\n" + long_line) == std::string(kStderrTailBytes, 'x'));
+    // Long lines: cut at the first line start inside the last kStderrTailBytes bytes.
+    const std::string line600(600, 'y');
+    CHECK(stderr_tail_of(line600 + "\n" + line600 + "\n" + "end") == line600 + "\nend");
+    // A cut inside a UTF-8 character moves to the next character start, so nothing is escaped.
+    std::string accents;
+    for (int i = 0; i < 700; ++i) accents += "\xc3\xa9";  // é
+    const std::string tail = stderr_tail_of(accents + "b");  // the cut falls inside an é
+    CHECK(tail.size() == kStderrTailBytes - 1);
+    CHECK(tail.find('\\') == std::string::npos);
+}

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <csignal>
 #include <fstream>
 #include <thread>
 
@@ -89,6 +90,10 @@ TEST_CASE("fault bot that exits at start is reported crashed at once") {
     zoo.ask_expect_closed_at_once("hello\n");
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     zoo.close_and_check_gone();
+    const SeatEnd end = zoo.table->seat_end(0);  // how it ended, for the record
+    CHECK(end.exit_code == 3);
+    CHECK_FALSE(end.exit_signal);
+    CHECK(end.limit.empty());
 }
 
 TEST_CASE("fault bot that crashes mid match") {
@@ -99,6 +104,8 @@ TEST_CASE("fault bot that crashes mid match") {
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     CHECK(zoo.table->ask(0, "4\n", one_line_framer()).status == ReplyStatus::not_running);
     zoo.close_and_check_gone();
+    CHECK(zoo.table->seat_end(0).exit_signal == SIGABRT);
+    CHECK(zoo.table->seat_end(0).limit.empty());
 }
 
 TEST_CASE("fault bot that never answers times out at its deadline") {
@@ -111,6 +118,8 @@ TEST_CASE("fault bot that never answers times out at its deadline") {
     CHECK(elapsed < limit_s() + kSlackS);
     CHECK(zoo.table->status(0) == SeatStatus::timeout);
     zoo.close_and_check_gone();
+    CHECK(zoo.table->seat_end(0).limit == "time");
+    CHECK(zoo.table->seat_end(0).exit_signal == SIGKILL);  // the arbiter stopped it
 }
 
 TEST_CASE("fault bot that answers late times out and its late answer is never read") {
@@ -139,6 +148,7 @@ TEST_CASE("fault bot that floods stdout without newline overflows with bounded m
     CHECK(zoo.table->status(0) == SeatStatus::killed);
     CHECK(own_rss_kib() - rss_before < 16 * 1024);
     zoo.close_and_check_gone();
+    CHECK(zoo.table->seat_end(0).limit == "line length");
 }
 
 TEST_CASE("fault bot that writes 100 MB to stderr still answers and the log is capped") {
@@ -212,6 +222,7 @@ TEST_CASE("fault bot that allocates past the memory limit is stopped") {
     INFO("limits by " << mechanism);
     if (mechanism.rfind("cgroup", 0) == 0) {
         CHECK(zoo.table->status(0) == SeatStatus::killed);  // the OOM kill is told from a crash
+        CHECK(zoo.table->seat_end(0).limit == "memory");
     } else {
         CHECK(zoo.table->status(0) == SeatStatus::crashed);  // RLIMIT_AS: malloc fails, bot aborts
     }

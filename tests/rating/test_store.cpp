@@ -6,10 +6,12 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include "core/user_error.hpp"
 #include "rating/store.hpp"
+#include "rating/store_internal.hpp"
 
 using namespace arb;
 using namespace arb::rating;
@@ -81,6 +83,71 @@ TEST_CASE("a match record round-trips through the store") {
     CHECK(back->schedule_key == "t1/r1/g1");
     CHECK(store.match_count() == 1);
     CHECK(store.bots().size() == 4);
+}
+
+TEST_CASE("why a seat failed round-trips through the store") {
+    TempDir dir("failures");
+    Store store = Store::open(dir.file("results.db"), OpenMode::create_or_open);
+    MatchRecord m = four_player_match(5, "2026-11-22T10:00:00Z", 2);
+    m.participants[2].exit_signal = 9;
+    m.participants[2].limit = "time";
+    m.participants[2].stderr_tail = "thinking...\nstill thinking \\xff";
+    m.participants[1].exit_code = 0;  // an exit code of 0 is kept, not read back as unset
+    const auto back = store.match(store.insert_match(m, std::nullopt, std::nullopt));
+    REQUIRE(back);
+    CHECK(back->record == m);
+    CHECK(back->record.participants[2].exit_code == std::nullopt);
+    CHECK(back->record.participants[1].exit_code == 0);
+}
+
+TEST_CASE("a store of schema version 1 is read as it is and migrated by a writer") {
+    TempDir dir("migrate-v1");
+    const std::string path = dir.file("results.db");
+    {
+        // The file an arbiter of schema version 1 wrote, with one match in it.
+        sqlite3* db = nullptr;
+        REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+        const std::string sql = store_internal::store_migrations().at(0) + fmt::format(R"sql(
+PRAGMA application_id={};
+PRAGMA user_version=1;
+INSERT INTO bots (id, name, command, version, first_seen) VALUES (1, 'a', './a', '', 'x'), (2, 'b', './b', '', 'x');
+INSERT INTO matches (id, game, config_json, seed, deal_set, rotation, end_reason, turns, transcript_path,
+  replay_path, started_at, wall_s, machine_load, tournament, schedule_key, stored_at)
+  VALUES (1, 'planowanie', '{{}}', 7, NULL, 0, 'seat 1 crashed', 3, '', '', '2026-11-01T00:00:00Z', 1.0, 0.1,
+          't', 't/r0/g0/s0', 'x');
+INSERT INTO participants VALUES (1, 0, 1, 0, 1, 1, 'ok', '', 0, 0, 0, 3, 0),
+                                (1, 1, 2, 1, 0, 2, 'crashed', 'exited', 0, 0, 0, 3, 0);
+INSERT INTO pairs VALUES (1, 0, 0, 1, 1.0);
+)sql", Store::kApplicationId);
+        REQUIRE(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+        sqlite3_close(db);
+    }
+    {
+        const Store reader = Store::open(path, OpenMode::read_only);
+        const auto old = reader.match(1);
+        REQUIRE(old);
+        CHECK(old->record.participants.at(1).status == SeatStatus::crashed);
+        CHECK(old->record.participants.at(1).limit.empty());
+        CHECK(old->record.participants.at(1).stderr_tail.empty());
+        CHECK_FALSE(old->record.participants.at(1).exit_code);
+    }
+    Store store = Store::open(path, OpenMode::read_write);
+    {
+        Statement version = store.prepare("PRAGMA user_version");
+        REQUIRE(version.step());
+        CHECK(version.column_int64(0) == Store::kSchemaVersion);
+    }
+    const auto migrated = store.match(1);
+    REQUIRE(migrated);
+    CHECK(migrated->record.participants.at(1).detail == "exited");
+    CHECK(migrated->record.participants.at(1).limit.empty());
+    MatchRecord m = four_player_match(8, "2026-11-22T10:00:00Z", 0);
+    m.participants[0].exit_code = 3;
+    m.participants[0].stderr_tail = "Traceback (most recent call last):";
+    const auto back = store.match(store.insert_match(m, std::string("t"), std::string("t/r1/g0/s0")));
+    REQUIRE(back);
+    CHECK(back->record == m);
+    CHECK(store.pair_games().games().size() == 1 + 3);
 }
 
 TEST_CASE("a schedule key is stored once, and the existing id comes back") {

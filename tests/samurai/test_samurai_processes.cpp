@@ -112,6 +112,20 @@ TEST_CASE("samurai processes: a player that exits stays for the rest of each gam
     CHECK(verify_game_log(g1).ok);
 }
 
+TEST_CASE("samurai processes: a team that dies says how, with the stderr of each of its seats") {
+    Match m("stderr", "kk-field-11", {bot("dies", "sh -c 'echo boom >&2; exit 7'"), greedy()});
+    m.request.log_dir = m.dir / "logs";
+    std::filesystem::create_directories(m.request.log_dir);
+    const MatchRecord record = m.run();
+    const ParticipantResult& p = record.participants[0];
+    CHECK(p.status == SeatStatus::crashed);
+    CHECK(p.exit_code == 7);
+    CHECK(p.limit.empty());
+    // One line per seat of the team (both agents in both games), each naming its seat.
+    CHECK(p.stderr_tail == "[g1-agent0-samurai] boom\n[g1-agent2-dog] boom\n[g2-agent1-samurai] boom\n[g2-agent3-dog] boom");
+    CHECK(record.participants[1].stderr_tail.empty());  // a seat that did not fail keeps none
+}
+
 TEST_CASE("samurai processes: a player killed for a line past the limit is recorded killed with the reason") {
     // Two MB without a newline: past the 1 MiB line limit.
     Match m("flood", "kk-field-11", {bot("flood", "sh -c 'head -c 2000000 /dev/zero | tr \\\\0 x; sleep 5'"), greedy()});

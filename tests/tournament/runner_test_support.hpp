@@ -67,6 +67,8 @@ inline std::vector<std::pair<std::string, MatchRecord>> results_by_key(const Tou
         r.started_at.clear();  // timestamps differ between runs; everything else must not
         r.wall_s = 0;
         r.machine_load = 0;
+        r.transcript_path.clear();  // each store keeps its matches' folders beside it
+        r.replay_path.clear();
         out.emplace_back(p.scheduled.key, r);
     }
     return out;

@@ -158,7 +158,7 @@ TEST_CASE("the report has ratings, history, LOS and failures with transcript lin
     CHECK(html.find("hero-1.4") != std::string::npos);
     CHECK(html.find("Likelihood of superiority") != std::string::npos);
     CHECK(html.find("crash-1.5 (failed every match)") != std::string::npos);
-    CHECK(html.find("href=\"../out/crash-1.5/transcripts/") != std::string::npos);
+    CHECK(html.find("href=\"../out/ladder/fake/crash-1.5/r0-s0/transcript.txt\"") != std::string::npos);
     CHECK(html.find("Rating history") != std::string::npos);
     // The ladder's matches fold by round under the bot that played them.
     CHECK(html.find("<summary>ladder/fake/hero-1.4/r0 &middot; 4 matches</summary>") != std::string::npos);

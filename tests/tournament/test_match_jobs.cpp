@@ -48,7 +48,12 @@ void play_through_files(const std::vector<Job>& jobs, TournamentStore& store, co
 }
 
 std::map<std::string, MatchRecord> comparable(std::map<std::string, MatchRecord> results) {
-    for (auto& [key, r] : results) r.started_at.clear(), r.wall_s = 0, r.machine_load = 0;
+    // Timings differ between runs, and the in-process run keeps files beside its store (jobs
+    // played without --logs keep none); everything else must not differ.
+    for (auto& [key, r] : results) {
+        r.started_at.clear(), r.wall_s = 0, r.machine_load = 0;
+        r.transcript_path.clear(), r.replay_path.clear();
+    }
     return results;
 }
 
