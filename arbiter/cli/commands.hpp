@@ -42,5 +42,6 @@ void add_game_commands(CLI::App& app);        // games, play, verify       (game
 void add_rating_commands(CLI::App& app);      // rate, los                 (rating_commands.cpp)
 void add_tournament_commands(CLI::App& app);  // tournament, ladder, report (tournament_commands.cpp)
 void add_cluster_commands(CLI::App& app);     // plan, run-job, ingest      (cluster_commands.cpp)
+void add_match_command(CLI::App& app);        // match A B                 (match_command.cpp)
 
 }  // namespace arb::cli

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
     arb::cli::add_rating_commands(app);
     arb::cli::add_tournament_commands(app);
     arb::cli::add_cluster_commands(app);
+    arb::cli::add_match_command(app);
 
     try {
         app.parse(argc, argv);
