@@ -210,13 +210,17 @@ SprtObservation observation_of(const std::vector<const MatchRecord*>& deal_set, 
     return o;
 }
 
-int sprt_stop_index(const SprtParams& params, const std::vector<SprtObservation>& observations) {
+int sprt_stop_index(const SprtParams& params, const std::vector<SprtObservation>& observations, int first) {
     const int n = static_cast<int>(observations.size());
-    for (int used = 1; used <= n; ++used) {
+    for (int used = std::max(first, 1); used <= n; ++used) {
         if (observations[used - 1].comparisons() == 0) continue;
         if (summarise(params, observations, used).decision != SprtDecision::none) return used;
     }
     return n;
+}
+
+SprtSummary evaluate_sprt_prefix(const SprtParams& params, const std::vector<SprtObservation>& observations, int used) {
+    return summarise(params, observations, std::clamp(used, 0, static_cast<int>(observations.size())));
 }
 
 SprtSummary evaluate_sprt(const SprtParams& params, const std::vector<SprtObservation>& observations,

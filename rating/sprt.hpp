@@ -82,8 +82,12 @@ double logistic_elo(double score);  // its inverse, score clamped into [1e-3, 1 
 // observation counts and the decision is read at the end.
 SprtSummary evaluate_sprt(const SprtParams& params, const std::vector<SprtObservation>& observations,
                           bool stop_at_bound = true);
-// The number of observations evaluate_sprt(..., true) used.
-int sprt_stop_index(const SprtParams& params, const std::vector<SprtObservation>& observations);
+// The number of observations evaluate_sprt(..., true) used. A sequential caller that already
+// knows the first `first - 1` prefixes stay between the bounds passes `first` and does not pay
+// for them again.
+int sprt_stop_index(const SprtParams& params, const std::vector<SprtObservation>& observations, int first = 1);
+// The test on the first `used` observations.
+SprtSummary evaluate_sprt_prefix(const SprtParams& params, const std::vector<SprtObservation>& observations, int used);
 
 // The block fastchess prints, with "A vs B" in the title line; without params no LLR line.
 //   Results of new vs old (samurai, 2 games per deal set):

@@ -192,11 +192,19 @@ private:
 bool play(const HeadToHead& h, rating::Store& store, std::map<std::string, MatchRecord>& stored, Progress& progress) {
     const tournament::MatchFunction play_one = [&h](const MatchRequest& r) { return run_match(*h.game, r); };
     const int batch = std::max(1, (h.jobs + h.seats - 1) / h.seats);
+    int checked = 0;  // deal sets whose prefixes are known to stay between the bounds
     for (int next = 0; next < h.deal_sets;) {
         const auto obs = observations(h, stored);
-        const rating::SprtSummary summary = judge(h, obs);
-        progress.show(h, static_cast<int>(obs.size()), summary, false);
-        if (h.sprt && summary.decision != rating::SprtDecision::none) return true;
+        const int n = static_cast<int>(obs.size());
+        if (h.sprt) {
+            const rating::SprtSummary summary =
+                rating::evaluate_sprt_prefix(*h.sprt, obs, rating::sprt_stop_index(*h.sprt, obs, checked + 1));
+            progress.show(h, n, summary, false);
+            if (summary.decision != rating::SprtDecision::none) return true;
+            checked = n;
+        } else {
+            progress.show(h, n, judge(h, obs), false);
+        }
         if (interrupt_requested()) return false;
         std::vector<MatchRequest> requests;
         std::vector<std::string> keys;

@@ -151,6 +151,10 @@ TEST_CASE("the stop decision: first prefix past a bound, then nothing more count
     CHECK(at.llr >= p.upper_bound());
     std::vector<SprtObservation> before(wins.begin(), wins.begin() + stop - 1);
     CHECK(evaluate_sprt(p, before).decision == SprtDecision::none);
+    // A caller that checked the first prefixes already starts after them, and gets the same.
+    CHECK(sprt_stop_index(p, wins, stop - 3) == stop);
+    CHECK(sprt_stop_index(p, wins, stop + 1) > stop);
+    CHECK(evaluate_sprt_prefix(p, wins, stop).llr == at.llr);
     // Losses appended after the stop do not change the verdict of a sequential run.
     wins.insert(wins.end(), 500, SprtObservation{0, 2, 0});
     CHECK(evaluate_sprt(p, wins).decision == SprtDecision::accept_h1);
