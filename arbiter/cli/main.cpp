@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
     arb::cli::add_tournament_commands(app);
     arb::cli::add_cluster_commands(app);
     arb::cli::add_match_commands(app);
+    arb::cli::add_head_to_head_command(app);
     add_log_flags(&app, verbose, quiet);
 
     try {

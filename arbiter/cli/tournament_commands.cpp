@@ -20,6 +20,7 @@
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "rating/bayeselo.hpp"
+#include "rating/sprt.hpp"
 #include "rules/registry.hpp"
 
 namespace arb::cli {
@@ -89,6 +90,7 @@ struct LadderArgs {
     std::string output = "text";
     std::optional<int> max_matches;
     std::optional<double> target_interval;
+    std::vector<std::string> sprt;
 };
 
 void run_ladder_command(const LadderArgs& a) {
@@ -96,6 +98,11 @@ void run_ladder_command(const LadderArgs& a) {
     request.config = base_config(a.common);
     if (a.max_matches) request.config.ladder.max_matches = *a.max_matches;
     if (a.target_interval) request.config.ladder.target_interval = *a.target_interval;
+    if (!a.sprt.empty()) {
+        std::string joined;
+        for (const auto& word : a.sprt) joined += word + " ";
+        request.config.ladder.sprt = rating::parse_sprt(joined);
+    }
     request.new_bot = parse_bot_spec(tournament::expand_variables(a.add));
     if (!a.previous.empty()) request.previous = a.previous;
     request.jobs = jobs_of(request.config);
@@ -168,6 +175,9 @@ void add_tournament_commands(CLI::App& app) {
     l->add_option("--target-interval", l_args->target_interval, "Stop when the 95% interval half-width is below (Elo)");
     l->footer("Example:\n  arbiter ladder --config configs/nightly-ladder.json --db ladder.sqlite "
               "--add \"name=mybot-v2 cmd=./mybot\"");
+    l->add_option("--sprt", l_args->sprt,
+                  "Judge against the previous version by an SPRT, stopping at a bound: elo0=E0 elo1=E1 alpha=A beta=B")
+        ->expected(1, 4);
     l->callback([l_args] { run_ladder_command(*l_args); });
 
     auto r_args = std::make_shared<ReportArgs>();

@@ -58,6 +58,8 @@ private:
     void play_round(const std::vector<int>& group, int round);
     MatchRequest match_request(const std::vector<int>& group, const std::vector<int>& seats, int round, int s) const;
     tournament::History history_before(int round) const;
+    bool sprt_on() const { return cfg_.ladder.sprt && outcome_.previous; }
+    rating::SprtSummary sprt_before(int round) const;
     int matches_before(int round, int* faulted) const;
     void rate_pool_and_snapshot();
     Verdict verdict() const;
@@ -116,6 +118,12 @@ LadderOutcome LadderRun::run() {
         if (outcome_.interrupted) return outcome_;
     }
     rate_pool_and_snapshot();
+    if (sprt_on() && outcome_.verdict != Verdict::baseline) {
+        outcome_.sprt_params = cfg_.ladder.sprt;
+        outcome_.sprt = sprt_before(kAllRounds);
+        outcome_.sprt_block = rating::format_sprt(*outcome_.sprt, cfg_.ladder.sprt, new_name_, *outcome_.previous,
+                                                  fmt::format("{}, ladder rounds of {} seats", game_.name, group_size_));
+    }
     if (outcome_.verdict != Verdict::baseline) outcome_.verdict = verdict();
     ladder_store_.store_run(outcome_);
     return outcome_;
@@ -166,6 +174,13 @@ std::optional<std::string> LadderRun::stop_reason(int round, const tournament::H
     const int played = matches_before(round, &faulted);
     if (played >= settings.max_matches) return fmt::format("game budget ({} matches)", settings.max_matches);
     if (round >= 2 && played > 0 && faulted == played) return "faulted in every match";
+    if (sprt_on()) {
+        const rating::SprtSummary s = sprt_before(round);
+        if (s.decision == rating::SprtDecision::none) return std::nullopt;
+        return s.decision == rating::SprtDecision::accept_h1
+                   ? fmt::format("SPRT: H1 accepted (LLR {:.2f} >= {:.2f})", s.llr, s.upper)
+                   : fmt::format("SPRT: H0 accepted (LLR {:.2f} <= {:.2f})", s.llr, s.lower);
+    }
     if (round >= settings.min_rounds && !history.results.empty()) {
         const auto fit = rating::rate(history.results, elo_options_);
         if (const auto* row = row_of(fit, me_)) {
@@ -189,7 +204,17 @@ std::vector<int> LadderRun::choose_group(const tournament::History& history, int
     pairing.group_size = group_size_;
     pairing.games_per_pair = 1;  // one duplicate comparison per pair and round
     std::vector<int> group{me_};
-    for (int o : tournament::best_opponents(model, me_, pool_, target, history.meetings, pairing)) group.push_back(o);
+    std::vector<int> pool = pool_;
+    if (sprt_on()) {
+        // The SPRT compares with the previous version: it sits in every group.
+        const int prev = static_cast<int>(
+            std::find(participants_.begin(), participants_.end(), *outcome_.previous) - participants_.begin());
+        group.push_back(prev);
+        pool.erase(std::find(pool.begin(), pool.end(), prev));
+        pairing.group_size = group_size_ - 1;
+    }
+    if (pairing.group_size > 1)
+        for (int o : tournament::best_opponents(model, me_, pool, target, history.meetings, pairing)) group.push_back(o);
     if (cfg_.vary_cyclic_order) {
         // Rotations fix who sits after whom; without a new order each round the new bot
         // would always play right before the same opponent (a measurable bias between
@@ -256,6 +281,22 @@ tournament::History LadderRun::history_before(int round) const {
     return tournament::build_duplicate_history(participants_, groups);
 }
 
+// The SPRT of new against previous on the rounds before `round` that seated both, in round order;
+// cut at the first round whose LLR reached a bound.
+rating::SprtSummary LadderRun::sprt_before(int round) const {
+    std::map<int, std::vector<const MatchRecord*>> rounds;
+    for (const auto& [key, record] : stored_) {
+        const int r = round_of(key, prefix_);
+        if (r >= 0 && r < round) rounds[r].push_back(&record);
+    }
+    std::vector<rating::SprtObservation> observations;
+    for (const auto& [r, records] : rounds) {
+        const auto o = rating::observation_of(records, {new_name_}, {*outcome_.previous});
+        if (o.comparisons() > 0) observations.push_back(o);
+    }
+    return rating::evaluate_sprt(*cfg_.ladder.sprt, observations);
+}
+
 // The new bot's stored matches in rounds before `round`; adds the faulted ones to *faulted.
 int LadderRun::matches_before(int round, int* faulted) const {
     int count = 0;
@@ -308,6 +349,11 @@ Verdict LadderRun::verdict() const {
     const tournament::LadderSettings& settings = cfg_.ladder;
     if (outcome_.matches_total > 0 && outcome_.faults == outcome_.matches_total) return Verdict::broken;
     if (!outcome_.previous) return Verdict::baseline;
+    if (outcome_.sprt) {
+        if (outcome_.sprt->decision == rating::SprtDecision::accept_h1) return Verdict::better;
+        if (outcome_.sprt->decision == rating::SprtDecision::accept_h0) return Verdict::worse;
+        return Verdict::inconclusive;
+    }
     if (outcome_.los >= settings.better_los) return Verdict::better;
     if (outcome_.los <= settings.worse_los) return Verdict::worse;
     return Verdict::inconclusive;
@@ -365,6 +411,24 @@ std::string LadderOutcome::to_json() const {
     j["faulted_matches"] = faults;
     j["stop_reason"] = stop_reason;
     j["snapshot_id"] = snapshot_id;
+    if (sprt && sprt_params) {
+        nlohmann::ordered_json t;
+        t["elo0"] = sprt_params->elo0;
+        t["elo1"] = sprt_params->elo1;
+        t["alpha"] = sprt_params->alpha;
+        t["beta"] = sprt_params->beta;
+        t["llr"] = sprt->llr;
+        t["lower"] = sprt->lower;
+        t["upper"] = sprt->upper;
+        t["decision"] = sprt->decision == rating::SprtDecision::accept_h1   ? "H1"
+                        : sprt->decision == rating::SprtDecision::accept_h0 ? "H0"
+                                                                            : "none";
+        t["deal_sets"] = sprt->observations;
+        t["elo"] = sprt->elo;
+        t["elo_error"] = sprt->elo_error;
+        t["los"] = sprt->los;
+        j["sprt"] = t;
+    }
     return j.dump(2);
 }
 
@@ -377,6 +441,7 @@ std::string LadderOutcome::to_text() const {
     out += "\n";
     if (previous) out += fmt::format("  LOS({} > {}) = {:.3f}\n", bot, *previous, los);
     if (faults > 0) out += fmt::format("  {} faulted in {} of its matches\n", bot, faults);
+    if (!sprt_block.empty()) out += sprt_block;
     out += fmt::format("verdict: {} (exit {})\n", to_string(verdict), exit_code(verdict));
     if (!ratings_table.empty()) out += "\n" + ratings_table;
     return out;

@@ -2,7 +2,9 @@
 // The nightly ladder: register a new version of a bot, play it against the
 // pool until its rating interval is narrow enough or the game budget runs out, store a dated
 // rating snapshot, and judge it against the previous version of the same bot by the
-// likelihood of superiority (LOS).
+// likelihood of superiority (LOS), or with an SPRT (ladder setting "sprt", --sprt) by a sequential
+// test of new against previous that ends the run at a bound: with an SPRT the previous version
+// sits in every round's group, and each round (one deal set in all rotations) is one observation.
 //
 // Each ladder round puts the new bot with the pool bots that shrink Var(r_new - r_previous)
 // the most (planowanie.md 5.3, the same 4x4 block formula as tournaments) and plays the group
@@ -15,6 +17,7 @@
 
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
+#include "rating/sprt.hpp"
 #include "rating/store.hpp"
 #include "rules/game.hpp"
 
@@ -58,6 +61,11 @@ struct LadderOutcome {
     std::string stop_reason;           // "interval 43.2 <= 50", "game budget", ...
     std::int64_t snapshot_id = 0;
     std::string ratings_table;         // bayeselo-style table of the pool after the run
+    // With an SPRT (config.ladder.sprt) and a previous version: the test of new against previous
+    // over the rounds (deal sets) both played in, and its printed block.
+    std::optional<rating::SprtParams> sprt_params;
+    std::optional<rating::SprtSummary> sprt;
+    std::string sprt_block;
 
     std::string to_json() const;
     std::string to_text() const;

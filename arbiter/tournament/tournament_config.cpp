@@ -260,16 +260,29 @@ private:
         }
         return out;
     }
+    rating::SprtParams sprt_setting(const std::string& pointer, const json& value) const {
+        if (!value.is_string()) fail(pointer, "'ladder.sprt' must be a string like \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"");
+        try {
+            return rating::parse_sprt(value.get<std::string>());
+        } catch (const UserError& e) {
+            const std::string message = e.what();  // "--sprt: ..." or "--sprt wants ..."
+            fail(pointer, "'ladder.sprt'" + message.substr(std::string("--sprt").size()));
+        }
+    }
     LadderSettings ladder() const {
         const json& l = at("ladder");
         if (!l.is_object()) fail("/ladder", "'ladder' must be an object");
         static const std::vector<std::string> keys = {"target_interval", "max_matches", "min_rounds", "better_los",
-                                                      "worse_los"};
+                                                      "worse_los", "sprt"};
         LadderSettings s;
         for (const auto& [key, value] : l.items()) {
             const std::string pointer = "/ladder/" + key;
             if (std::find(keys.begin(), keys.end(), key) == keys.end())
                 fail(pointer, "unknown key 'ladder." + key + "'");
+            if (key == "sprt") {
+                s.sprt = sprt_setting(pointer, value);
+                continue;
+            }
             const bool integral = key == "max_matches" || key == "min_rounds";
             if (integral ? !value.is_number_integer() : !value.is_number())
                 fail(pointer, "'ladder." + key + "' must be " + (integral ? "an integer" : "a number"));

@@ -22,7 +22,8 @@
 //                                         // (relative paths: from the config file's folder)
 //     "jobs": 2,
 //     "ladder": {"target_interval": 50, "max_matches": 160, "min_rounds": 2,
-//                "better_los": 0.95, "worse_los": 0.05}   // arbiter ladder only
+//                "better_los": 0.95, "worse_los": 0.05,
+//                "sprt": "elo0=0 elo1=5 alpha=0.05 beta=0.05"}   // arbiter ladder only
 //   }
 #include <cstdint>
 #include <filesystem>
@@ -34,6 +35,7 @@
 #include "core/bot_spec.hpp"
 #include "core/sandbox.hpp"
 #include "rules/game.hpp"
+#include "rating/sprt.hpp"
 
 namespace arb::tournament {
 
@@ -58,6 +60,9 @@ struct LadderSettings {
     int min_rounds = 2;           // never judge on fewer rounds
     double better_los = 0.95;     // LOS(new > previous) at or above: better
     double worse_los = 0.05;      // at or below: worse
+    // "sprt": "elo0=0 elo1=5 alpha=0.05 beta=0.05": judge the new version against the previous
+    // one by this SPRT instead (the interval rule and the LOS thresholds are then not used).
+    std::optional<rating::SprtParams> sprt;
 };
 
 struct TournamentConfig {

@@ -146,3 +146,20 @@ TEST_CASE("relative paths of a config are taken from its folder; absolute ones a
     CHECK(c.options.at("abs") == "/data/m.map");
     CHECK(c.out_dir == "/conf/dir/out");
 }
+TEST_CASE("ladder.sprt: an SPRT string, checked as --sprt is") {
+    const auto c = parse_tournament_config("{\"ladder\": {\"sprt\": \"elo0=-5 elo1=5 alpha=0.1\"}}", "t.json");
+    REQUIRE(c.ladder.sprt);
+    CHECK(c.ladder.sprt->elo0 == -5);
+    CHECK(c.ladder.sprt->elo1 == 5);
+    CHECK(c.ladder.sprt->alpha == 0.1);
+    CHECK(c.ladder.sprt->beta == 0.05);
+    CHECK_FALSE(parse_tournament_config("{\"ladder\": {\"max_matches\": 10}}", "t.json").ladder.sprt);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": \"elo0=3 elo1=1\"}}", "t.json"),
+                         "t.json:1: 'ladder.sprt': elo0 (3) must be below elo1 (1)", arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": \"elo1\"}}", "t.json"),
+                         "t.json:1: 'ladder.sprt' wants KEY=VALUE words (elo0, elo1, alpha, beta), not 'elo1'",
+                         arb::UserError);
+    CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": 5}}", "t.json"),
+                         "t.json:1: 'ladder.sprt' must be a string like \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"",
+                         arb::UserError);
+}

@@ -204,3 +204,39 @@ TEST_CASE("duplicate-style history: one comparison per pair per group, faults lo
     CHECK(g[5] == rating::PairwiseGame{1, 2, Outcome::white_wins});
     CHECK(h.meetings[0 * 3 + 1] == 2);
 }
+
+TEST_CASE("ladder with an SPRT: the previous version in every round, a stop at a bound, the verdict from the test") {
+    const auto dir = temp_dir("sprt");
+    auto store = rating::Store::open((dir / "ladder.sqlite").string(), rating::OpenMode::create_or_open);
+    const GameDescriptor game = test::fake_game();
+    CHECK(ladder::run_ladder(request_for("hero-1.4", dir), game, store, test::fake_match).verdict ==
+          ladder::Verdict::baseline);
+
+    auto request = request_for("hero-1.9", dir);
+    request.config.ladder.max_matches = 4000;
+    request.config.ladder.sprt = rating::parse_sprt("elo0=0 elo1=50");
+    const auto better = ladder::run_ladder(request, game, store, test::fake_match);
+    REQUIRE(better.sprt);
+    CHECK(better.verdict == ladder::Verdict::better);
+    CHECK(better.sprt->decision == rating::SprtDecision::accept_h1);
+    CHECK(better.stop_reason.rfind("SPRT: H1 accepted (LLR ", 0) == 0);
+    CHECK(better.matches_this_run < 4000);
+    CHECK(better.sprt->observations == better.rounds);  // hero-1.4 sat in every round
+    CHECK(better.sprt->wins + better.sprt->losses + better.sprt->draws == 4 * better.rounds);
+    CHECK(better.to_text().find("LLR: ") != std::string::npos);
+    CHECK(nlohmann::json::parse(better.to_json())["sprt"]["decision"] == "H1");
+
+    // The same command again: the bound is already reached, nothing is played.
+    const auto again = ladder::run_ladder(request, game, store, test::fake_match);
+    CHECK(again.matches_this_run == 0);
+    CHECK(again.verdict == ladder::Verdict::better);
+    CHECK(again.sprt->llr == better.sprt->llr);
+
+    auto weaker = request_for("hero-2.2", dir);  // strength 2 against hero-1.9's 9
+    weaker.config.ladder.max_matches = 4000;
+    weaker.config.ladder.sprt = rating::parse_sprt("elo0=0 elo1=50");
+    const auto worse = ladder::run_ladder(weaker, game, store, test::fake_match);
+    CHECK(worse.verdict == ladder::Verdict::worse);
+    CHECK(worse.sprt->decision == rating::SprtDecision::accept_h0);
+    CHECK(worse.stop_reason.rfind("SPRT: H0 accepted (LLR ", 0) == 0);
+}
