@@ -19,6 +19,7 @@
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "rating/bayeselo.hpp"
+#include "rating/bootstrap.hpp"
 #include "rules/registry.hpp"
 
 namespace arb::cli {
@@ -83,6 +84,8 @@ struct LadderArgs {
     std::string output = "text";
     std::optional<int> max_matches;
     std::optional<double> target_interval;
+    std::string intervals = "bayeselo";
+    rating::BootstrapOptions bootstrap;
 };
 
 void run_ladder_command(const LadderArgs& a) {
@@ -92,6 +95,8 @@ void run_ladder_command(const LadderArgs& a) {
     if (a.target_interval) request.config.ladder.target_interval = *a.target_interval;
     request.new_bot = parse_bot_spec(tournament::expand_variables(a.add));
     if (!a.previous.empty()) request.previous = a.previous;
+    request.intervals = rating::parse_interval_source(a.intervals);
+    request.bootstrap = a.bootstrap;
     request.jobs = jobs_of(request.config);
     const GameDescriptor& game = find_game(request.config.game);
     if (request.config.players && (request.config.players < game.min_bots || request.config.players > game.max_bots))
@@ -114,12 +119,24 @@ void run_ladder_command(const LadderArgs& a) {
     if (code != 0) throw ExitStatus{code};
 }
 
+void add_interval_options(CLI::App* sub, std::string& intervals, rating::BootstrapOptions& bootstrap,
+                          const std::string& help) {
+    sub->add_option("--intervals", intervals, help)->capture_default_str()->check(
+        CLI::IsMember({"bayeselo", "bootstrap"}));
+    sub->add_option("--bootstrap-samples", bootstrap.samples, "Resamples for --intervals bootstrap")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000000));
+    sub->add_option("--bootstrap-seed", bootstrap.seed, "Seed of the bootstrap's resampling")->capture_default_str();
+}
+
 struct ReportArgs {
     std::string db;
     std::string out;
     std::string game;
     std::string tournament;
     std::string chartjs;
+    std::string intervals = "bayeselo";
+    rating::BootstrapOptions bootstrap;
 };
 
 void run_report_command(const ReportArgs& a) {
@@ -129,6 +146,8 @@ void run_report_command(const ReportArgs& a) {
     if (!a.game.empty()) options.game = a.game;
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
+    options.intervals = rating::parse_interval_source(a.intervals);
+    options.bootstrap = a.bootstrap;
     const auto summary = report::write_html_report(store, options);
     std::cout << fmt::format("report: {} ({} game(s), {} matches{})\n", summary.page.string(), summary.games,
                              summary.matches, summary.charts ? "" : "; no Chart.js found, tables only");
@@ -157,6 +176,9 @@ void add_tournament_commands(CLI::App& app) {
     l->add_option("--format", l_args->output, "text | json")->check(CLI::IsMember({"text", "json"}));
     l->add_option("--max-matches", l_args->max_matches, "Game budget of this run");
     l->add_option("--target-interval", l_args->target_interval, "Stop when the 95% interval half-width is below (Elo)");
+    add_interval_options(l, l_args->intervals, l_args->bootstrap,
+                         "Interval and LOS the stop and the verdict use: bayeselo (covariance) or bootstrap (over "
+                         "ladder rounds, honest for games of more than two)");
     l->callback([l_args] { run_ladder_command(*l_args); });
 
     auto r_args = std::make_shared<ReportArgs>();
@@ -166,6 +188,9 @@ void add_tournament_commands(CLI::App& app) {
     r->add_option("--game", r_args->game, "Only this game");
     r->add_option("--tournament", r_args->tournament, "Only this tournament's matches");
     r->add_option("--chartjs", r_args->chartjs, "Chart.js file to inline (default: Debian's libjs-chart.js)");
+    add_interval_options(r, r_args->intervals, r_args->bootstrap,
+                         "Rating intervals and LOS: bayeselo or bootstrap (over matches, honest for games of more "
+                         "than two)");
     r->callback([r_args] { run_report_command(*r_args); });
 }
 

@@ -15,6 +15,7 @@
 
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
+#include "rating/bootstrap.hpp"
 #include "rating/store.hpp"
 #include "rules/game.hpp"
 
@@ -40,6 +41,10 @@ struct LadderRequest {
     // Polled between matches: once true, no new match starts; the run returns with
     // `interrupted` after storing the matches in progress, without a verdict or snapshot.
     std::function<bool()> stop_requested;
+    // The interval of the stop rule and the LOS of the verdict: bayeselo's covariance, or the
+    // bootstrap over ladder rounds (a round's rotations share the deal and the bots' luck).
+    rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
+    rating::BootstrapOptions bootstrap;
 };
 
 struct LadderOutcome {
@@ -58,6 +63,7 @@ struct LadderOutcome {
     std::string stop_reason;           // "interval 43.2 <= 50", "game budget", ...
     std::int64_t snapshot_id = 0;
     std::string ratings_table;         // bayeselo-style table of the pool after the run
+    std::string intervals;             // "" for bayeselo's; else how the bootstrap ran
 
     std::string to_json() const;
     std::string to_text() const;
