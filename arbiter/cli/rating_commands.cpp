@@ -228,6 +228,10 @@ std::string apply_intervals(const LoadedResults& loaded, const ModelArgs& m, con
     b.threads = m.threads;
     const BootstrapResult boot = bootstrap_ratings(loaded.results, units_of(loaded), options, b);
     apply_bootstrap(result, boot);
+    // A percentile bootstrap over a handful of units has too little spread to mean much.
+    if (boot.units < 20)
+        spdlog::warn("the bootstrap resamples only {} {}; with so few its intervals come out too narrow", boot.units,
+                     loaded.from_pgn ? "games" : "matches or deal sets");
     return fmt::format("intervals: bootstrap, {:g}% percentile, {} resamples of {} {} (seed {})\n",
                        100 * options.confidence, boot.samples, boot.units,
                        loaded.from_pgn ? "games" : "matches or deal sets", b.seed);

@@ -1,6 +1,7 @@
 #include "arbiter/ladder/ladder.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -308,7 +309,9 @@ void LadderRun::rate_pool_and_snapshot() {
 
 // The fit of `history` (the rounds before `round`) with the interval and LOS the request asks
 // for. The bootstrap resamples whole rounds: their rotations share the deal and every pair of
-// a round shares its bots' luck; the groups are taken in history_before's order.
+// a round shares its bots' luck; the groups are taken in history_before's order. A bootstrap
+// over a few rounds comes out too narrow (with one round it has no spread at all), so the
+// ladder takes the more cautious of the two: the wider interval, the LOS nearer to 1/2.
 rating::RatingResult LadderRun::fit_history(const tournament::History& history, int round,
                                             std::string* description) const {
     rating::RatingResult fit = rating::rate(history.results, elo_options_);
@@ -326,10 +329,18 @@ rating::RatingResult LadderRun::fit_history(const tournament::History& history, 
         units.insert(units.end(), games, unit++);
     }
     const auto boot = rating::bootstrap_ratings(history.results, units, elo_options_, request_.bootstrap);
+    const rating::RatingResult bayeselo = fit;
     rating::apply_bootstrap(fit, boot);
+    for (std::size_t r = 0; r < fit.rows.size(); ++r) {
+        fit.rows[r].plus = std::max(fit.rows[r].plus, bayeselo.rows[r].plus);
+        fit.rows[r].minus = std::max(fit.rows[r].minus, bayeselo.rows[r].minus);
+    }
+    for (std::size_t k = 0; k < fit.los.size() && k < bayeselo.los.size(); ++k)
+        if (std::abs(bayeselo.los[k] - 0.5) < std::abs(fit.los[k] - 0.5)) fit.los[k] = bayeselo.los[k];
     if (description)
-        *description = fmt::format("bootstrap, {} resamples of {} ladder rounds (seed {})", boot.samples, boot.units,
-                                     request_.bootstrap.seed);
+        *description = fmt::format("bootstrap, {} resamples of {} ladder rounds (seed {}); bayeselo's where more "
+                                   "cautious",
+                                   boot.samples, boot.units, request_.bootstrap.seed);
     return fit;
 }
 
