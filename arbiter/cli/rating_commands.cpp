@@ -279,7 +279,15 @@ void run_rate(const RateArgs& args) {
     if (!args.snapshot_label.empty()) {
         // The only writing path of `rate`, opened after everything else succeeded.
         Store store = Store::open(args.source.db_path, OpenMode::read_write);
-        store.save_snapshot(make_snapshot(args.snapshot_label, args.source.game, result, options));
+        Snapshot snapshot = make_snapshot(args.snapshot_label, args.source.game, result, options);
+        if (!intervals_line.empty()) {  // the stored intervals are the bootstrap's: say so with them
+            nlohmann::json params = nlohmann::json::parse(snapshot.params_json);
+            params["intervals"] = "bootstrap";
+            params["bootstrap_samples"] = args.model.bootstrap_samples;
+            params["bootstrap_seed"] = args.model.bootstrap_seed;
+            snapshot.params_json = params.dump();
+        }
+        store.save_snapshot(snapshot);
     }
     if (args.format == "json") {
         std::cout << format_ratings_json(result, args.model.intervals == "bootstrap" ? "bootstrap" : "");

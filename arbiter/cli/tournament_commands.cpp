@@ -77,6 +77,13 @@ void run_tournament_command(const TournamentArgs& a) {
     if (outcome.interrupted && !outcome.complete) throw ExitStatus{128 + interrupt_signal()};
 }
 
+// --intervals and --bootstrap-samples, checked with a one-line error.
+rating::IntervalSource interval_source(const std::string& intervals, const rating::BootstrapOptions& bootstrap) {
+    if (bootstrap.samples < 1 || bootstrap.samples > 1000000)
+        throw UserError(fmt::format("--bootstrap-samples must be from 1 to 1000000, not {}", bootstrap.samples));
+    return rating::parse_interval_source(intervals);
+}
+
 struct LadderArgs {
     CommonArgs common;
     std::string add;
@@ -95,7 +102,7 @@ void run_ladder_command(const LadderArgs& a) {
     if (a.target_interval) request.config.ladder.target_interval = *a.target_interval;
     request.new_bot = parse_bot_spec(tournament::expand_variables(a.add));
     if (!a.previous.empty()) request.previous = a.previous;
-    request.intervals = rating::parse_interval_source(a.intervals);
+    request.intervals = interval_source(a.intervals, a.bootstrap);
     request.bootstrap = a.bootstrap;
     request.jobs = jobs_of(request.config);
     const GameDescriptor& game = find_game(request.config.game);
@@ -121,11 +128,9 @@ void run_ladder_command(const LadderArgs& a) {
 
 void add_interval_options(CLI::App* sub, std::string& intervals, rating::BootstrapOptions& bootstrap,
                           const std::string& help) {
-    sub->add_option("--intervals", intervals, help)->capture_default_str()->check(
-        CLI::IsMember({"bayeselo", "bootstrap"}));
+    sub->add_option("--intervals", intervals, help)->capture_default_str();
     sub->add_option("--bootstrap-samples", bootstrap.samples, "Resamples for --intervals bootstrap")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 1000000));
+        ->capture_default_str();
     sub->add_option("--bootstrap-seed", bootstrap.seed, "Seed of the bootstrap's resampling")->capture_default_str();
 }
 
@@ -140,13 +145,13 @@ struct ReportArgs {
 };
 
 void run_report_command(const ReportArgs& a) {
-    auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
     report::ReportOptions options;
+    options.intervals = interval_source(a.intervals, a.bootstrap);  // before the store: a typo touches nothing
+    auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
     options.out_dir = a.out;
     if (!a.game.empty()) options.game = a.game;
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
-    options.intervals = rating::parse_interval_source(a.intervals);
     options.bootstrap = a.bootstrap;
     const auto summary = report::write_html_report(store, options);
     std::cout << fmt::format("report: {} ({} game(s), {} matches{})\n", summary.page.string(), summary.games,
