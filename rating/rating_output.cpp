@@ -5,7 +5,7 @@
 
 namespace arb::rating {
 
-std::string format_ratings_json(const RatingResult& result) {
+std::string format_ratings_json(const RatingResult& result, const std::string& intervals) {
     nlohmann::json rows = nlohmann::json::array();
     for (const RatingRow& r : result.rows) {
         rows.push_back({{"rank", r.rank}, {"name", r.name}, {"elo", r.elo}, {"plus", r.plus}, {"minus", r.minus},
@@ -15,6 +15,7 @@ std::string format_ratings_json(const RatingResult& result) {
     nlohmann::json out = {{"advantage", result.advantage}, {"drawelo", result.drawelo}, {"scale", result.scale},
                           {"offset", result.offset},       {"sweeps", result.sweeps},   {"converged", result.converged},
                           {"rows", std::move(rows)}};
+    if (!intervals.empty()) out["intervals"] = intervals;
     return out.dump(2) + "\n";
 }
 

@@ -11,8 +11,9 @@ namespace arb::rating {
 // {"advantage":..,"drawelo":..,"scale":..,"offset":..,"sweeps":..,"converged":..,
 //  "rows":[{"rank":1,"name":"x","elo":..,"plus":..,"minus":..,"games":..,"score":..,"oppo":..,
 //           "draws":..,"wins":..,"losses":..,"draw_count":..}, ...]}
-// Values unrounded (display units); score and draws as fractions.
-std::string format_ratings_json(const RatingResult& result);
+// Values unrounded (display units); score and draws as fractions. A non-empty `intervals`
+// ("bootstrap") is added as "intervals": the table's intervals are not bayeselo's own.
+std::string format_ratings_json(const RatingResult& result, const std::string& intervals = "");
 // Header "rank,name,elo,plus,minus,games,score,oppo,draws,wins,losses,draw_count", one line per
 // row, names quoted when they contain a comma, quote or newline (RFC 4180).
 std::string format_ratings_csv(const RatingResult& result);

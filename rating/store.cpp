@@ -183,6 +183,24 @@ void bind_filter(Statement& st, const FilterSql& f) {
     if (f.after_id) st.bind(index++, *f.after_id);
 }
 
+// The bootstrap's resampling unit of a pair_games row (columns 3..6: match id, schedule key,
+// deal set, tournament). A schedule key ".../s<seating>" names one seating of a group: the
+// group's seatings share their deal and are one unit. Without a key, the deal set (within
+// the tournament) groups rotations played together; otherwise the match stands alone.
+std::string resampling_unit_key(const Statement& st) {
+    if (!st.column_is_null(4)) {
+        const std::string key = st.column_text(4);
+        const auto cut = key.rfind("/s");
+        if (cut != std::string::npos && cut + 2 < key.size() &&
+            key.find_first_not_of("0123456789", cut + 2) == std::string::npos)
+            return "group " + key.substr(0, cut);
+        return "key " + key;
+    }
+    if (!st.column_is_null(5))
+        return "deal " + std::to_string(st.column_int64(5)) + " " + (st.column_is_null(6) ? "" : st.column_text(6));
+    return "match " + std::to_string(st.column_int64(3));
+}
+
 }  // namespace
 
 bool is_file_database(const std::string& path) {
@@ -376,7 +394,7 @@ std::vector<std::string> Store::games() const {
     return out;
 }
 
-ResultSet Store::pair_games(const MatchFilter& filter) const {
+ResultSet Store::pair_games(const MatchFilter& filter, std::vector<std::int64_t>* unit_of_game) const {
     const FilterSql f = filter_sql(filter);
     ResultSet results;
     // Bot rows with the same name are one player (a new command or version of a bot keeps
@@ -394,8 +412,9 @@ ResultSet Store::pair_games(const MatchFilter& filter) const {
         if (inserted) it->second = results.player_index(name_of_bot.at(bot));
         return it->second;
     };
+    std::unordered_map<std::string, std::int64_t> unit_ids;
     Statement st = prepare(
-        "SELECT xa.bot_id, xb.bot_id, p.score_a FROM matches m"
+        "SELECT xa.bot_id, xb.bot_id, p.score_a, m.id, m.schedule_key, m.deal_set, m.tournament FROM matches m"
         " JOIN pairs p ON p.match_id = m.id"
         " JOIN participants xa ON xa.match_id = p.match_id AND xa.position = p.a"
         " JOIN participants xb ON xb.match_id = p.match_id AND xb.position = p.b" +
@@ -407,6 +426,10 @@ ResultSet Store::pair_games(const MatchFilter& filter) const {
         // The same bot in two seats (house bots filling a group) says nothing about strength.
         if (white == black) continue;
         results.add_game(white, black, outcome_from_score(st.column_double(2)));
+        if (unit_of_game) {
+            const std::string key = resampling_unit_key(st);
+            unit_of_game->push_back(unit_ids.try_emplace(key, static_cast<std::int64_t>(unit_ids.size())).first->second);
+        }
     }
     return results;
 }

@@ -120,7 +120,11 @@ public:
 
     // The pairwise results (MatchRecord::pairs, seat a = white) of the filtered matches, by
     // bot name, in match id order. This is what `arbiter rate --db` feeds the model.
-    ResultSet pair_games(const MatchFilter& filter = {}) const;
+    // unit_of_game, when given, receives per game the match's resampling unit for the bootstrap
+    // (rating/bootstrap.hpp): matches of one scheduled group (its rotations or permutations,
+    // which share the deal set) are one unit; an unscheduled match with a deal set shares the
+    // unit of its tournament's matches on that deal set; any other match is a unit alone.
+    ResultSet pair_games(const MatchFilter& filter = {}, std::vector<std::int64_t>* unit_of_game = nullptr) const;
     // Matches of the filter with two or more participants but no pairwise result: they add
     // nothing to a rating (a referee that did not derive pairs, or a match void by its rule).
     std::int64_t unpaired_match_count(const MatchFilter& filter = {}) const;

@@ -21,6 +21,7 @@
 #include "arbiter/cli/commands.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
+#include "rating/bootstrap.hpp"
 #include "rating/pgn_reader.hpp"
 #include "rating/rating_output.hpp"
 #include "rating/store.hpp"
@@ -48,7 +49,9 @@ struct ModelArgs {
     bool fit_advantage = false;
     bool fit_drawelo = false;
     double confidence = 0.95;
-    std::string intervals = "exact";
+    std::string intervals = "bayeselo";
+    int bootstrap_samples = BootstrapOptions{}.samples;
+    std::uint64_t bootstrap_seed = BootstrapOptions{}.seed;
     double offset = 0;
     std::string offset_player;
     std::optional<double> scale;
@@ -82,6 +85,12 @@ void add_model_options(CLI::App* sub, ModelArgs& m) {
     sub->add_option("--threads", m.threads, "Threads for exact intervals (0 = all cores)")->capture_default_str();
 }
 
+void add_bootstrap_options(CLI::App* sub, ModelArgs& m) {
+    sub->add_option("--bootstrap-samples", m.bootstrap_samples, "Resamples for --intervals bootstrap")
+        ->capture_default_str();
+    sub->add_option("--bootstrap-seed", m.bootstrap_seed, "Seed of the bootstrap's resampling")->capture_default_str();
+}
+
 void check_time(const std::string& flag, const std::string& value) {
     static const std::regex iso(R"(\d{4}-\d{2}-\d{2}([T ]\d{2}(:\d{2}(:\d{2})?)?Z?)?)");
     if (!value.empty() && !std::regex_match(value, iso))
@@ -91,6 +100,7 @@ void check_time(const std::string& flag, const std::string& value) {
 
 struct LoadedResults {
     ResultSet results;
+    std::vector<std::int64_t> unit_of_game;  // the bootstrap's resampling units (--db)
     bool from_pgn = false;
     std::string description;  // for messages: "store 'x.db' (game ants)"
 };
@@ -132,7 +142,7 @@ LoadedResults load_results_from(const SourceArgs& a) {
                                         a.db_path, list));
         }
     }
-    out.results = store.pair_games(filter);
+    out.results = store.pair_games(filter, &out.unit_of_game);
     if (const auto unpaired = store.unpaired_match_count(filter); unpaired > 0)
         spdlog::warn("{} match(es) in the selection have no pairwise result and are not rated", unpaired);
     out.description = fmt::format("store '{}'", a.db_path);
@@ -165,6 +175,7 @@ void check_model_args(const ModelArgs& m) {
     check("--confidence", m.confidence, 0, 0.999999, true);
     if (m.scale) check("--scale", *m.scale, 0, 100, true);
     check("--threads", m.threads, 0, 1024);
+    check("--bootstrap-samples", m.bootstrap_samples, 1, 1000000);
 }
 
 EloOptions model_options(const ModelArgs& m, bool from_pgn) {
@@ -176,10 +187,13 @@ EloOptions model_options(const ModelArgs& m, bool from_pgn) {
     o.fit_advantage = m.mm_fit || m.fit_advantage;
     o.fit_drawelo = m.mm_fit || m.fit_drawelo;
     o.confidence = m.confidence;
-    if (m.intervals == "exact") o.intervals = IntervalMethod::exact_distribution;
+    if (m.intervals == "bayeselo" || m.intervals == "bootstrap" || m.intervals == "exact")
+        o.intervals = IntervalMethod::exact_distribution;
     else if (m.intervals == "covariance") o.intervals = IntervalMethod::covariance;
     else if (m.intervals == "hessian") o.intervals = IntervalMethod::hessian_diagonal;
-    else throw UserError(fmt::format("--intervals '{}': expected exact, covariance or hessian", m.intervals));
+    else
+        throw UserError(fmt::format("--intervals '{}': expected bayeselo, bootstrap, exact, covariance or hessian",
+                                    m.intervals));
     o.offset = m.offset;
     if (!m.offset_player.empty()) o.offset_anchor = m.offset_player;
     o.scale = m.scale;
@@ -193,6 +207,35 @@ RatingResult fit(const LoadedResults& loaded, const EloOptions& options) {
     if (!result.converged)
         spdlog::warn("mm did not converge in {} sweeps (prior 0 with an unbeaten or winless player?)", result.sweeps);
     return result;
+}
+
+// The resampling units: the store's matches and deal sets; a PGN game is its own unit (PGN
+// says nothing of which games were played together).
+std::vector<std::int64_t> units_of(const LoadedResults& loaded) {
+    if (!loaded.from_pgn) return loaded.unit_of_game;
+    std::vector<std::int64_t> units(loaded.results.games().size());
+    for (std::size_t k = 0; k < units.size(); ++k) units[k] = static_cast<std::int64_t>(k);
+    return units;
+}
+
+// With --intervals bootstrap, the bootstrap's intervals and LOS replace bayeselo's in `result`;
+// returns the line that says which intervals are shown ("" for bayeselo's own).
+std::string apply_intervals(const LoadedResults& loaded, const ModelArgs& m, const EloOptions& options,
+                            RatingResult& result) {
+    if (m.intervals != "bootstrap") return "";
+    BootstrapOptions b;
+    b.samples = m.bootstrap_samples;
+    b.seed = m.bootstrap_seed;
+    b.threads = m.threads;
+    const BootstrapResult boot = bootstrap_ratings(loaded.results, units_of(loaded), options, b);
+    apply_bootstrap(result, boot);
+    // A percentile bootstrap over a handful of units has too little spread to mean much.
+    if (boot.units < 20)
+        spdlog::warn("the bootstrap resamples only {} {}; with so few its intervals come out too narrow", boot.units,
+                     loaded.from_pgn ? "games" : "matches or deal sets");
+    return fmt::format("intervals: bootstrap, {:g}% percentile, {} resamples of {} {} (seed {})\n",
+                       100 * options.confidence, boot.samples, boot.units,
+                       loaded.from_pgn ? "games" : "matches or deal sets", b.seed);
 }
 
 void write_pgn(const std::string& path, const ResultSet& results) {
@@ -231,18 +274,28 @@ void run_rate(const RateArgs& args) {
         throw UserError("--save-snapshot stores into the --db store; it needs --db");
     const LoadedResults loaded = load_results(args.source);
     const EloOptions options = model_options(args.model, loaded.from_pgn);
-    const RatingResult result = fit(loaded, options);
+    RatingResult result = fit(loaded, options);
+    const std::string intervals_line = apply_intervals(loaded, args.model, options, result);
     if (!args.write_pgn_path.empty()) write_pgn(args.write_pgn_path, loaded.results);
     if (!args.snapshot_label.empty()) {
         // The only writing path of `rate`, opened after everything else succeeded.
         Store store = Store::open(args.source.db_path, OpenMode::read_write);
-        store.save_snapshot(make_snapshot(args.snapshot_label, args.source.game, result, options));
+        Snapshot snapshot = make_snapshot(args.snapshot_label, args.source.game, result, options);
+        if (!intervals_line.empty()) {  // the stored intervals are the bootstrap's: say so with them
+            nlohmann::json params = nlohmann::json::parse(snapshot.params_json);
+            params["intervals"] = "bootstrap";
+            params["bootstrap_samples"] = args.model.bootstrap_samples;
+            params["bootstrap_seed"] = args.model.bootstrap_seed;
+            snapshot.params_json = params.dump();
+        }
+        store.save_snapshot(snapshot);
     }
     if (args.format == "json") {
-        std::cout << format_ratings_json(result);
+        std::cout << format_ratings_json(result, args.model.intervals == "bootstrap" ? "bootstrap" : "");
     } else if (args.format == "csv") {
         std::cout << format_ratings_csv(result);
     } else {
+        std::cout << intervals_line;
         if (options.fit_advantage || options.fit_drawelo)
             std::cout << fmt::format("advantage {:.1f} drawelo {:.1f} (fitted)\n", result.advantage, result.drawelo);
         std::cout << format_ratings_table(result);
@@ -259,10 +312,13 @@ struct LosArgs {
 
 void run_los(const LosArgs& args) {
     const LoadedResults loaded = load_results(args.source);
+    if (args.model.intervals != "bayeselo" && args.model.intervals != "bootstrap")
+        throw UserError(fmt::format("--intervals '{}': expected bayeselo or bootstrap", args.model.intervals));
     EloOptions options = model_options(args.model, loaded.from_pgn);
     options.intervals = IntervalMethod::covariance;  // LOS comes from the covariance (A.2 "los")
     options.want_los = true;
-    const RatingResult result = fit(loaded, options);
+    RatingResult result = fit(loaded, options);
+    std::cout << apply_intervals(loaded, args.model, options, result);
     std::cout << format_los_matrix(result, args.first, args.count, args.width);
 }
 
@@ -343,8 +399,10 @@ void add_rating_commands(CLI::App& app) {
         add_source_options(sub, args->source);
         add_model_options(sub, args->model);
         sub->add_option("--intervals", args->model.intervals,
-                        "exact (bayeselo exactdist), covariance, or hessian (diagonal, as after mm)")
+                        "bayeselo (its exactdist, as `exact`), bootstrap (over matches: honest for games of more "
+                        "than two), covariance, or hessian (diagonal, as after mm)")
             ->capture_default_str();
+        add_bootstrap_options(sub, args->model);
         sub->add_option("--format", args->format, "table (bayeselo's layout), json or csv")->capture_default_str();
         sub->add_option("--write-pgn", args->write_pgn_path,
                         "Also write the rated pairwise results as a result-only PGN (to check with bayeselo or Ordo)");
@@ -357,6 +415,11 @@ void add_rating_commands(CLI::App& app) {
         auto* sub = app.add_subcommand("los", "Likelihood-of-superiority matrix (bayeselo `los`)");
         add_source_options(sub, args->source);
         add_model_options(sub, args->model);
+        sub->add_option("--intervals", args->model.intervals,
+                        "bayeselo (from its covariance) or bootstrap (share of resamples of whole matches where the "
+                        "row bot is rated above the column bot)")
+            ->capture_default_str();
+        add_bootstrap_options(sub, args->model);
         sub->add_option("--first", args->first, "First row (0 = best player)")->capture_default_str();
         sub->add_option("--count", args->count, "Number of players (0 = all)")->capture_default_str();
         sub->add_option("--width", args->width, "Column width; values are truncated to width-1 digits")

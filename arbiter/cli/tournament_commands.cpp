@@ -21,6 +21,7 @@
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/sprt.hpp"
+#include "rating/bootstrap.hpp"
 #include "rules/registry.hpp"
 
 namespace arb::cli {
@@ -83,6 +84,13 @@ void run_tournament_command(const TournamentArgs& a) {
     if (outcome.interrupted && !outcome.complete) throw ExitStatus{128 + interrupt_signal()};
 }
 
+// --intervals and --bootstrap-samples, checked with a one-line error.
+rating::IntervalSource interval_source(const std::string& intervals, const rating::BootstrapOptions& bootstrap) {
+    if (bootstrap.samples < 1 || bootstrap.samples > 1000000)
+        throw UserError(fmt::format("--bootstrap-samples must be from 1 to 1000000, not {}", bootstrap.samples));
+    return rating::parse_interval_source(intervals);
+}
+
 struct LadderArgs {
     CommonArgs common;
     std::string add;
@@ -91,6 +99,8 @@ struct LadderArgs {
     std::optional<int> max_matches;
     std::optional<double> target_interval;
     std::vector<std::string> sprt;
+    std::string intervals = "bayeselo";
+    rating::BootstrapOptions bootstrap;
 };
 
 void run_ladder_command(const LadderArgs& a) {
@@ -105,6 +115,8 @@ void run_ladder_command(const LadderArgs& a) {
     }
     request.new_bot = parse_bot_spec(tournament::expand_variables(a.add));
     if (!a.previous.empty()) request.previous = a.previous;
+    request.intervals = interval_source(a.intervals, a.bootstrap);
+    request.bootstrap = a.bootstrap;
     request.jobs = jobs_of(request.config);
     const GameDescriptor& game = find_game(request.config.game);
     if (request.config.players && (request.config.players < game.min_bots || request.config.players > game.max_bots))
@@ -127,21 +139,33 @@ void run_ladder_command(const LadderArgs& a) {
     if (code != 0) throw ExitStatus{code};
 }
 
+void add_interval_options(CLI::App* sub, std::string& intervals, rating::BootstrapOptions& bootstrap,
+                          const std::string& help) {
+    sub->add_option("--intervals", intervals, help)->capture_default_str();
+    sub->add_option("--bootstrap-samples", bootstrap.samples, "Resamples for --intervals bootstrap")
+        ->capture_default_str();
+    sub->add_option("--bootstrap-seed", bootstrap.seed, "Seed of the bootstrap's resampling")->capture_default_str();
+}
+
 struct ReportArgs {
     std::string db;
     std::string out;
     std::string game;
     std::string tournament;
     std::string chartjs;
+    std::string intervals = "bayeselo";
+    rating::BootstrapOptions bootstrap;
 };
 
 void run_report_command(const ReportArgs& a) {
-    auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
     report::ReportOptions options;
+    options.intervals = interval_source(a.intervals, a.bootstrap);  // before the store: a typo touches nothing
+    auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
     options.out_dir = a.out;
     if (!a.game.empty()) options.game = a.game;
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
+    options.bootstrap = a.bootstrap;
     const auto summary = report::write_html_report(store, options);
     std::cout << fmt::format("report: {} ({} game(s), {} matches{})\n", summary.page.string(), summary.games,
                              summary.matches, summary.charts ? "" : "; no Chart.js found, tables only");
@@ -178,6 +202,9 @@ void add_tournament_commands(CLI::App& app) {
     l->add_option("--sprt", l_args->sprt,
                   "Judge against the previous version by an SPRT, stopping at a bound: elo0=E0 elo1=E1 alpha=A beta=B")
         ->expected(1, 4);
+    add_interval_options(l, l_args->intervals, l_args->bootstrap,
+                         "Interval and LOS the stop and the verdict use: bayeselo (covariance) or bootstrap (over "
+                         "ladder rounds, honest for games of more than two)");
     l->callback([l_args] { run_ladder_command(*l_args); });
 
     auto r_args = std::make_shared<ReportArgs>();
@@ -190,6 +217,9 @@ void add_tournament_commands(CLI::App& app) {
     r->add_option("--tournament", r_args->tournament, "Only this tournament's matches");
     r->add_option("--chartjs", r_args->chartjs, "Chart.js file to inline (default: Debian's libjs-chart.js)");
     r->footer("Example:\n  arbiter report --db demo.sqlite --out demo-report");
+    add_interval_options(r, r_args->intervals, r_args->bootstrap,
+                         "Rating intervals and LOS: bayeselo or bootstrap (over matches, honest for games of more "
+                         "than two)");
     r->callback([r_args] { run_report_command(*r_args); });
 }
 

@@ -1,6 +1,7 @@
 #include "arbiter/ladder/ladder.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -60,6 +61,8 @@ private:
     tournament::History history_before(int round) const;
     bool sprt_on() const { return cfg_.ladder.sprt && outcome_.previous; }
     rating::SprtSummary sprt_before(int round) const;
+    rating::RatingResult fit_history(const tournament::History& history, int round,
+                                     std::string* description = nullptr) const;
     int matches_before(int round, int* faulted) const;
     void rate_pool_and_snapshot();
     Verdict verdict() const;
@@ -182,7 +185,7 @@ std::optional<std::string> LadderRun::stop_reason(int round, const tournament::H
                    : fmt::format("SPRT: H0 accepted (LLR {:.2f} <= {:.2f})", s.llr, s.lower);
     }
     if (round >= settings.min_rounds && !history.results.empty()) {
-        const auto fit = rating::rate(history.results, elo_options_);
+        const auto fit = fit_history(history, round);
         if (const auto* row = row_of(fit, me_)) {
             const double half = (row->plus + row->minus) / 2;
             if (half <= settings.target_interval) return fmt::format("interval +/-{:.1f} <= {}", half, settings.target_interval);
@@ -315,7 +318,7 @@ int LadderRun::matches_before(int round, int* faulted) const {
 void LadderRun::rate_pool_and_snapshot() {
     const tournament::History all = history_before(kAllRounds);
     if (all.results.empty()) return;
-    const auto fit = rating::rate(all.results, elo_options_);
+    const auto fit = fit_history(all, kAllRounds, &outcome_.intervals);
     outcome_.ratings_table = rating::format_ratings_table(fit);
     rating::Snapshot snapshot;
     snapshot.label = "ladder " + game_.name;
@@ -324,7 +327,7 @@ void LadderRun::rate_pool_and_snapshot() {
     params["advantage"] = fit.advantage;
     params["drawelo"] = fit.drawelo;
     params["prior"] = elo_options_.prior;
-    params["intervals"] = "covariance";
+    params["intervals"] = request_.intervals == rating::IntervalSource::bootstrap ? "bootstrap" : "covariance";
     params["after"] = new_name_;
     snapshot.params_json = params.dump();
     for (const auto& row : fit.rows) {
@@ -343,6 +346,43 @@ void LadderRun::rate_pool_and_snapshot() {
     const std::size_t m = fit.player_count;
     if (prev >= 0 && fit.los.size() == m * m && static_cast<std::size_t>(me_) < m && static_cast<std::size_t>(prev) < m)
         outcome_.los = fit.los[me_ * m + prev];
+}
+
+// The fit of `history` (the rounds before `round`) with the interval and LOS the request asks
+// for. The bootstrap resamples whole rounds: their rotations share the deal and every pair of
+// a round shares its bots' luck; the groups are taken in history_before's order. A bootstrap
+// over a few rounds comes out too narrow (with one round it has no spread at all), so the
+// ladder takes the more cautious of the two: the wider interval, the LOS nearer to 1/2.
+rating::RatingResult LadderRun::fit_history(const tournament::History& history, int round,
+                                            std::string* description) const {
+    rating::RatingResult fit = rating::rate(history.results, elo_options_);
+    if (request_.intervals != rating::IntervalSource::bootstrap) return fit;
+    std::map<std::string, std::vector<const MatchRecord*>> groups;
+    for (const auto& [key, record] : stored_) {
+        const int r = round_of(key, prefix_);
+        if (r < round) groups[key.substr(0, key.rfind("/s"))].push_back(&record);
+    }
+    std::vector<std::int64_t> units;
+    std::int64_t unit = 0;
+    for (const auto& [key, matches] : groups) {
+        const std::map<std::string, std::vector<const MatchRecord*>> one{{key, matches}};
+        const auto games = tournament::build_duplicate_history(participants_, one).results.games().size();
+        units.insert(units.end(), games, unit++);
+    }
+    const auto boot = rating::bootstrap_ratings(history.results, units, elo_options_, request_.bootstrap);
+    const rating::RatingResult bayeselo = fit;
+    rating::apply_bootstrap(fit, boot);
+    for (std::size_t r = 0; r < fit.rows.size(); ++r) {
+        fit.rows[r].plus = std::max(fit.rows[r].plus, bayeselo.rows[r].plus);
+        fit.rows[r].minus = std::max(fit.rows[r].minus, bayeselo.rows[r].minus);
+    }
+    for (std::size_t k = 0; k < fit.los.size() && k < bayeselo.los.size(); ++k)
+        if (std::abs(bayeselo.los[k] - 0.5) < std::abs(fit.los[k] - 0.5)) fit.los[k] = bayeselo.los[k];
+    if (description)
+        *description = fmt::format("bootstrap, {} resamples of {} ladder rounds (seed {}); bayeselo's where more "
+                                   "cautious",
+                                   boot.samples, boot.units, request_.bootstrap.seed);
+    return fit;
 }
 
 Verdict LadderRun::verdict() const {
@@ -429,6 +469,7 @@ std::string LadderOutcome::to_json() const {
         t["los"] = sprt->los;
         j["sprt"] = t;
     }
+    if (!intervals.empty()) j["intervals"] = intervals;
     return j.dump(2);
 }
 
@@ -440,6 +481,7 @@ std::string LadderOutcome::to_text() const {
     if (previous && previous_elo) out += fmt::format("   {}: {:.0f}", *previous, *previous_elo);
     out += "\n";
     if (previous) out += fmt::format("  LOS({} > {}) = {:.3f}\n", bot, *previous, los);
+    if (!intervals.empty()) out += fmt::format("  intervals and LOS: {}\n", intervals);
     if (faults > 0) out += fmt::format("  {} faulted in {} of its matches\n", bot, faults);
     if (!sprt_block.empty()) out += sprt_block;
     out += fmt::format("verdict: {} (exit {})\n", to_string(verdict), exit_code(verdict));

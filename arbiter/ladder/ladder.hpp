@@ -18,6 +18,7 @@
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "rating/sprt.hpp"
+#include "rating/bootstrap.hpp"
 #include "rating/store.hpp"
 #include "rules/game.hpp"
 
@@ -43,6 +44,10 @@ struct LadderRequest {
     // Polled between matches: once true, no new match starts; the run returns with
     // `interrupted` after storing the matches in progress, without a verdict or snapshot.
     std::function<bool()> stop_requested;
+    // The interval of the stop rule and the LOS of the verdict: bayeselo's covariance, or the
+    // bootstrap over ladder rounds (a round's rotations share the deal and the bots' luck).
+    rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
+    rating::BootstrapOptions bootstrap;
 };
 
 struct LadderOutcome {
@@ -66,6 +71,7 @@ struct LadderOutcome {
     std::optional<rating::SprtParams> sprt_params;
     std::optional<rating::SprtSummary> sprt;
     std::string sprt_block;
+    std::string intervals;             // "" for bayeselo's; else how the bootstrap ran
 
     std::string to_json() const;
     std::string to_text() const;

@@ -12,6 +12,7 @@
 #include "arbiter/report/report_data.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
+#include "rating/bootstrap.hpp"
 
 namespace arb::report {
 namespace {
@@ -129,19 +130,31 @@ rating::MatchFilter filter_for(const std::string& game, const ReportOptions& opt
     return filter;
 }
 
-std::optional<rating::RatingResult> fit_ratings(const rating::Store& store, const rating::MatchFilter& filter) {
-    const rating::ResultSet results = store.pair_games(filter);
+// The fit with the intervals and LOS the options ask for; `label` says which ones they are.
+std::optional<rating::RatingResult> fit_ratings(const rating::Store& store, const rating::MatchFilter& filter,
+                                                const ReportOptions& options, std::string& label) {
+    std::vector<std::int64_t> units;
+    const rating::ResultSet results = store.pair_games(filter, &units);
     if (results.empty()) return std::nullopt;
     rating::EloOptions elo;
     elo.advantage = 0;  // seats are symmetric after rotation (planowanie.md 5.1)
     elo.want_los = true;
-    return rating::rate(results, elo);
+    rating::RatingResult fit = rating::rate(results, elo);
+    label = "BayesElo, 95% intervals";
+    if (options.intervals == rating::IntervalSource::bootstrap) {
+        const auto boot = rating::bootstrap_ratings(results, units, elo, options.bootstrap);
+        rating::apply_bootstrap(fit, boot);
+        label = fmt::format("BayesElo, 95% bootstrap intervals: {} resamples of {} matches or deal sets", boot.samples,
+                            boot.units);
+    }
+    return fit;
 }
 
 // The ratings table (and its chart's canvas); the chart's rows go into `g`.
-std::string ratings_section(const std::optional<rating::RatingResult>& fit, const std::string& id, bool charts, json& g) {
+std::string ratings_section(const std::optional<rating::RatingResult>& fit, const std::string& label,
+                            const std::string& id, bool charts, json& g) {
     g["rows"] = json::array();
-    std::string body = "<h3>Ratings (BayesElo, 95% intervals)</h3>\n";
+    std::string body = "<h3>Ratings (" + escape_html(label.empty() ? "BayesElo, 95% intervals" : label) + ")</h3>\n";
     if (!fit) return body + "<p class=\"note\">No pairwise results to rate.</p>\n";
     if (charts)
         body += fmt::format("<div class=\"chart\"><canvas id=\"ratings-{}\" height=\"{}\"></canvas></div>\n", id,
@@ -200,10 +213,14 @@ std::string history_section(const rating::Store& store, const std::string& game,
 }
 
 // The LOS matrix, rows and columns by rating; nothing without a fit with LOS.
-std::string los_section(const std::optional<rating::RatingResult>& fit) {
+std::string los_section(const std::optional<rating::RatingResult>& fit, rating::IntervalSource source) {
     if (!fit || fit->los.size() != fit->player_count * fit->player_count || fit->rows.empty()) return "";
     const std::size_t n = fit->player_count;
-    std::string body = "<h3>Likelihood of superiority</h3>\n<p class=\"note\">P(row bot is stronger than column bot).</p>\n"
+    std::string body = "<h3>Likelihood of superiority</h3>\n<p class=\"note\">P(row bot is stronger than column bot)" +
+                       std::string(source == rating::IntervalSource::bootstrap
+                                       ? ": share of bootstrap resamples rating the row bot higher"
+                                       : "") +
+                       ".</p>\n"
                        "<table class=\"los\"><tr><th></th>";
     for (const auto& c : fit->rows) body += "<th>" + escape_html(c.name) + "</th>";
     body += "</tr>\n";
@@ -323,12 +340,13 @@ std::string game_section(const rating::Store& store, const std::string& game, co
     std::string body = "<h2>" + escape_html(game) + "</h2>\n" + coverage_line(matches, &any_failed);
     g["id"] = id;
     g["rows"] = json::array();
-    const auto fit = fit_ratings(store, filter);
+    std::string label;
+    const auto fit = fit_ratings(store, filter, options, label);
     int outside = 0;
     body += settings_section(load_tournaments(store, tournaments_of(matches, outside)), matches);
-    if (fit) body += ratings_section(fit, id, charts, g);
+    if (fit) body += ratings_section(fit, label, id, charts, g);
     body += history_section(store, game, id, charts, g);
-    body += los_section(fit);
+    body += los_section(fit, options.intervals);
     std::vector<std::string> by_rating;
     if (fit)
         for (const auto& r : fit->rows) by_rating.push_back(r.name);

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "rating/bootstrap.hpp"
 #include "rating/store.hpp"
 
 namespace arb::report {
@@ -25,6 +26,9 @@ struct ReportOptions {
     std::optional<std::string> tournament;  // only this tournament's matches
     std::filesystem::path chartjs = "/usr/share/javascript/chart.js/chart.min.js";
     int max_failure_links = 200;            // per game
+    // The rating table's intervals and the LOS matrix: bayeselo's, or the bootstrap over matches.
+    rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
+    rating::BootstrapOptions bootstrap;
 };
 
 struct ReportSummary {
