@@ -56,7 +56,7 @@ std::vector<PairResult> derive_pairs_fault_loses(const std::vector<ParticipantRe
 
 SeatStatus seat_status_from_string(const std::string& text) {
     for (SeatStatus s : {SeatStatus::ok, SeatStatus::crashed, SeatStatus::timeout, SeatStatus::illegal,
-                         SeatStatus::killed}) {
+                         SeatStatus::killed, SeatStatus::forfeited}) {
         if (text == to_string(s)) return s;
     }
     throw std::invalid_argument("unknown seat status '" + text + "'");

@@ -63,7 +63,7 @@ bool ProcessTableImpl::send(int s, std::string_view text) {
         return false;
     }
     if (!flush_outbox(s)) {
-        stop_seat(s, SeatStatus::crashed, "input closed");
+        stop_seat(s, SeatStatus::crashed, input_closed_text(s));
         return false;
     }
     ctx_.poll();  // keep stderr drained
@@ -145,7 +145,7 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
         return;
     }
     if (!flush_outbox(s)) {
-        finish(s, ReplyStatus::closed, "input closed");
+        finish(s, ReplyStatus::closed, input_closed_text(s));
         return;
     }
     watch_stdout(s);
@@ -176,9 +176,9 @@ bool ProcessTableImpl::flush_outbox(int s) {
                                            if (ec || seat.status != SeatStatus::ok) return;
                                            if (flush_outbox(s)) return;
                                            if (seat.requests.pending()) {
-                                               finish(s, ReplyStatus::closed, "input closed");
+                                               finish(s, ReplyStatus::closed, input_closed_text(s));
                                            } else {
-                                               stop_seat(s, SeatStatus::crashed, "input closed");
+                                               stop_seat(s, SeatStatus::crashed, input_closed_text(s));
                                            }
                                        });
             }
