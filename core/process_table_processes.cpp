@@ -148,14 +148,14 @@ void ProcessTableImpl::on_main_exit(int s) {
     if (seat.requests.pending()) finish(s, ReplyStatus::closed, exit_text(seat.process, "exited"));
 }
 
-std::string ProcessTableImpl::input_closed_text(int s) {
+std::string ProcessTableImpl::exit_or(int s, std::string otherwise) {
     SeatProcess& process = at(s).process;
     // The pipe closes as the bot exits, a moment before its exit status can be collected.
     for (int i = 0; i < 50 && process.pid > 0 && !process.main_reaped && !process.group_gone; ++i) {
         reap_group(s);
         if (!process.main_reaped) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    return exit_text(process, "input closed");
+    return exit_text(process, std::move(otherwise));
 }
 
 void ProcessTableImpl::reap_group(int s) {

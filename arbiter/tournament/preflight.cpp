@@ -75,8 +75,17 @@ struct Probe {
     std::vector<std::string> failures;  // per table seat, filled by the referee wrapper
 };
 
+// The most time a seat has for the whole pre-flight: a game's set-up budget can be minutes
+// (Planowanie's 180 s match budget), and a silent bot must not hold the start for that long.
+constexpr Millis kPreflightBudget{10000};
+
 GameDescriptor watched(const GameDescriptor& game, Probe& probe) {
     GameDescriptor g = game;
+    g.plan = [plan = game.plan](const MatchRequest& r) {
+        std::vector<SeatPlan> seats = plan(r);
+        for (auto& s : seats) s.time.total_budget = std::min(s.time.total_budget.value_or(kPreflightBudget), kPreflightBudget);
+        return seats;
+    };
     g.referee = [referee = game.referee, &probe](const MatchRequest& r, Table& table) {
         SetupWatch watch(table);
         RefereeResult result;

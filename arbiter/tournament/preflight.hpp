@@ -3,7 +3,8 @@
 // one match against copies of itself (the match size of the tournament), on the tournament's
 // game, options and limits, and must get through the game's set-up: its first request answered
 // and accepted by the referee (the referee moves on to the next request without retiring it).
-// The match is stopped there; nothing is stored and the schedule is untouched.
+// The match is stopped there; nothing is stored and the schedule is untouched. Each seat has at
+// most 10 s for the whole pre-flight (less when the game's own limits are shorter).
 #include <string>
 #include <vector>
 
