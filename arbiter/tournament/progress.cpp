@@ -51,7 +51,6 @@ void ProgressDisplay::emit(const ProgressState& state, bool final) {
     std::fflush(out_);
     last_emit_ = now;
     emitted_ = true;
-    last_ = state;
 }
 
 void ProgressDisplay::line(std::FILE* to, const std::string& text) {
@@ -62,7 +61,7 @@ void ProgressDisplay::line(std::FILE* to, const std::string& text) {
     }
     std::fputs(text.c_str(), to);
     std::fflush(to);
-    if (terminal_ && last_) emit(*last_, false);
+    if (terminal_) last_emit_ = start_;  // the next update redraws at once, with fresh numbers
 }
 
 void ProgressDisplay::update(const ProgressState& state) {

@@ -29,7 +29,7 @@ public:
     void update(const ProgressState& state);
     void finish(const ProgressState& state);  // final line (and newline on a terminal)
     // Writes text (whole lines) to `to`; on a terminal the progress line is cleared first and
-    // redrawn after, when it goes to the same terminal.
+    // redrawn by the next update.
     void line(std::FILE* to, const std::string& text);
 
     // The text of one progress line (without redraw codes), for tests and logs.
@@ -45,7 +45,6 @@ private:
     std::chrono::steady_clock::time_point last_emit_;
     bool emitted_ = false;
     bool open_line_ = false;  // a redrawn line without its newline is on the terminal
-    std::optional<ProgressState> last_;
 };
 
 // "Finished match 7/32 r0/g1/s2: heur 1st 312, r1 2nd 180 (timeout)": seats by rank, each
