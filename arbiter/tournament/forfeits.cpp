@@ -23,14 +23,18 @@ std::optional<bool> too_many_faults(int max_faults, const std::string& bot, cons
                                     const std::map<int, Round>& rounds,
                                     const std::map<std::string, PlayedMatch>& played,
                                     const std::set<std::string>& skipped) {
-    std::vector<const ScheduledMatch*> before;  // the bot's earlier matches, in schedule order
-    for (const auto& [index, round] : rounds) {
-        if (index > match.round) break;
-        for (const auto& m : round.matches)
+    // The bot's last max_faults matches before this one, in schedule order: rounds are walked
+    // back from this one, so a decision reads a round or two, not the whole schedule.
+    std::vector<const ScheduledMatch*> before;
+    for (auto r = rounds.upper_bound(match.round); r != rounds.begin() && static_cast<int>(before.size()) < max_faults;) {
+        --r;
+        std::vector<const ScheduledMatch*> in_round;
+        for (const auto& m : r->second.matches)
             if (earlier(m, match) && !skipped.count(m.key) && std::count(m.bots.begin(), m.bots.end(), bot))
-                before.push_back(&m);
+                in_round.push_back(&m);
+        std::sort(in_round.begin(), in_round.end(), [](auto* a, auto* b) { return earlier(*a, *b); });
+        before.insert(before.begin(), in_round.begin(), in_round.end());
     }
-    std::sort(before.begin(), before.end(), [](auto* a, auto* b) { return earlier(*a, *b); });
     if (static_cast<int>(before.size()) < max_faults) return false;
     bool unknown = false;
     for (auto it = before.end() - max_faults; it != before.end(); ++it) {

@@ -176,3 +176,31 @@ TEST_CASE("the busy warning: other programs' load plus our own -j against the co
     CHECK(load_threatens_timing(7.0, 2, 8));
     CHECK_FALSE(load_threatens_timing(0.4, 16, 8));  // -j beyond the cores has its own warning
 }
+
+TEST_CASE("round-robin of 12 with a crasher: started exactly max-faults times, the same with -j 1 and -j 4") {
+    const GameDescriptor game = fake_game();
+    TournamentConfig c = config_of(12, 2, 2);
+    c.format = Format::round_robin;
+    c.players = 2;
+    c.bots[5] = parse_bot_spec("name=crash5 cmd=/bin/true");
+    validate(c, 2, 4);
+    std::vector<std::vector<std::pair<std::string, MatchRecord>>> runs;
+    for (int jobs : {1, 4}) {
+        std::atomic<int> started{0};
+        auto counting = [&](const MatchRequest& r) {
+            for (const auto& b : r.bots) started += b.name == "crash5";
+            return fake_match(r);
+        };
+        auto store = rating::Store::open(temp_db("rr-forfeit-j" + std::to_string(jobs)).string(),
+                                         rating::OpenMode::create_or_open);
+        RunnerOptions o = quiet(jobs);
+        o.forfeits.max_faults = 3;
+        const auto outcome = TournamentRunner(c, game, store, counting, simple_fit, o).run();
+        CHECK(outcome.complete);
+        CHECK(started == 3);
+        CHECK(outcome.faults.at("crash5").crashed == 3);
+        CHECK(outcome.faults.at("crash5").forfeited == outcome.faults.at("crash5").matches - 3);
+        runs.push_back(results_by_key(outcome));
+    }
+    CHECK(runs[0] == runs[1]);
+}
