@@ -104,7 +104,7 @@ std::string failure_summary(const ParticipantResult& p) {
 
 SeatStatus seat_status_from_string(const std::string& text) {
     for (SeatStatus s : {SeatStatus::ok, SeatStatus::crashed, SeatStatus::timeout, SeatStatus::illegal,
-                         SeatStatus::killed}) {
+                         SeatStatus::killed, SeatStatus::forfeited}) {
         if (text == to_string(s)) return s;
     }
     throw std::invalid_argument("unknown seat status '" + text + "'");

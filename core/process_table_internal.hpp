@@ -271,6 +271,9 @@ private:
     void stop_seat(int s, SeatStatus why, std::string detail);
     void signal_group(int s, int sig);
     void reap_group(int s);
+    // Why a channel to the seat closed: its exit ("exited with code 3") when the bot is gone,
+    // else `otherwise` ("input closed", "closed its output").
+    std::string exit_or(int s, std::string otherwise);
     void freeze(int s);
     void thaw(int s);
     Nanos cpu_now(const Seat& seat) const;

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -157,6 +159,16 @@ void ProcessTableImpl::on_main_exit(int s) {
         if (!seat.requests.pending() || seat.channel.lines.buffered() == before) break;
     }
     if (seat.requests.pending()) finish(s, ReplyStatus::closed, exit_text(seat.process, "exited"));
+}
+
+std::string ProcessTableImpl::exit_or(int s, std::string otherwise) {
+    SeatProcess& process = at(s).process;
+    // The pipe closes as the bot exits, a moment before its exit status can be collected.
+    for (int i = 0; i < 50 && process.pid > 0 && !process.main_reaped && !process.group_gone; ++i) {
+        reap_group(s);
+        if (!process.main_reaped) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return exit_text(process, std::move(otherwise));
 }
 
 void ProcessTableImpl::reap_group(int s) {

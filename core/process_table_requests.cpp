@@ -63,7 +63,7 @@ bool ProcessTableImpl::send(int s, std::string_view text) {
         return false;
     }
     if (!flush_outbox(s)) {
-        stop_seat(s, SeatStatus::crashed, "input closed");
+        stop_seat(s, SeatStatus::crashed, exit_or(s, "input closed"));
         return false;
     }
     ctx_.poll();  // keep stderr drained
@@ -145,7 +145,7 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
         return;
     }
     if (!flush_outbox(s)) {
-        finish(s, ReplyStatus::closed, "input closed");
+        finish(s, ReplyStatus::closed, exit_or(s, "input closed"));
         return;
     }
     watch_stdout(s);
@@ -176,9 +176,9 @@ bool ProcessTableImpl::flush_outbox(int s) {
                                            if (ec || seat.status != SeatStatus::ok) return;
                                            if (flush_outbox(s)) return;
                                            if (seat.requests.pending()) {
-                                               finish(s, ReplyStatus::closed, "input closed");
+                                               finish(s, ReplyStatus::closed, exit_or(s, "input closed"));
                                            } else {
-                                               stop_seat(s, SeatStatus::crashed, "input closed");
+                                               stop_seat(s, SeatStatus::crashed, exit_or(s, "input closed"));
                                            }
                                        });
             }
@@ -228,7 +228,7 @@ void ProcessTableImpl::watch_stdout(int s) {
         if (seat.requests.pending() && seat.requests.active->write_done) feed_lines(s);
         if (seat.requests.pending()) {
             if (channel.out_eof) {
-                finish(s, ReplyStatus::closed, "closed its output");
+                finish(s, ReplyStatus::closed, exit_or(s, "closed its output"));
             } else {
                 watch_stdout(s);
             }
@@ -258,7 +258,7 @@ void ProcessTableImpl::feed_lines(int s) {
     while (!active.done) {
         switch (seat.channel.lines.next(line)) {
             case LineSplitter::Next::need_more:
-                if (seat.channel.out_eof) finish(s, ReplyStatus::closed, "closed its output");
+                if (seat.channel.out_eof) finish(s, ReplyStatus::closed, exit_or(s, "closed its output"));
                 return;
             case LineSplitter::Next::overflow:
                 finish(s, ReplyStatus::overflow, fmt::format("line longer than {} bytes", options_.limits.max_line_bytes));

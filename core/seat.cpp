@@ -9,6 +9,7 @@ const char* to_string(SeatStatus status) {
         case SeatStatus::timeout: return "timeout";
         case SeatStatus::illegal: return "illegal";
         case SeatStatus::killed: return "killed";
+        case SeatStatus::forfeited: return "forfeited";
     }
     return "?";
 }

@@ -29,6 +29,7 @@ enum class SeatStatus {
     timeout,   // no complete reply within its time
     illegal,   // the referee rejected a move or reply (set by the referee through retire())
     killed,    // stopped by the arbiter for another reason (memory limit, output flood, match end)
+    forfeited, // never started: the tournament gave up on the bot (--max-faults, a failed pre-flight)
 };
 const char* to_string(SeatStatus status);
 

@@ -51,7 +51,8 @@ void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& match
     std::size_t rows = 0;
     for (const auto& m : matches) {
         for (const auto& p : m.record->participants) {
-            if (p.status == SeatStatus::ok) continue;
+            // Forfeited seats never ran: the fault counts say why, and there is nothing to show.
+            if (p.status == SeatStatus::ok || p.status == SeatStatus::forfeited) continue;
             if (rows == 0) out << "failed seats (arbiter show --db DB KEY for the whole match):\n";
             if (++rows > max_rows) continue;
             const std::size_t last_nl = p.stderr_tail.rfind('\n');

@@ -38,6 +38,10 @@ struct TournamentArgs {
     std::string seating;
     std::optional<bool> all_seatings;
     bool no_progress = false;
+    int rating_interval = 0;
+    std::optional<int> max_faults;
+    bool allow_broken = false;
+    bool no_preflight = false;
 };
 
 // with_out = false: the command names its own --out (plan's jobs folder).

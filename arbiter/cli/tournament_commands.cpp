@@ -1,8 +1,11 @@
 // arbiter tournament | ladder | report
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <set>
 #include <memory>
 #include <thread>
 
@@ -18,6 +21,7 @@
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/report/html_report.hpp"
 #include "arbiter/tournament/history.hpp"
+#include "arbiter/tournament/preflight.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/sprt.hpp"
@@ -29,17 +33,81 @@ namespace {
 
 using tournament::TournamentConfig;
 
+// Pre-flight: a bot that cannot get through the game's set-up stops the tournament before it
+// starts (one line per bot, exit 2), or with --allow-broken forfeits every match it is in.
+std::set<std::string> preflight_bots(const TournamentArgs& a, const GameDescriptor& game, const TournamentConfig& c) {
+    if (a.no_preflight) return {};
+    const auto start = std::chrono::steady_clock::now();
+    const auto failures = tournament::preflight(game, c, jobs_of(c));
+    spdlog::info("pre-flight: {} of {} bots got through the game's set-up",
+                 tournament::participants_of(c).size() - failures.size(), tournament::participants_of(c).size());
+    spdlog::debug("pre-flight took {:.2f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::set<std::string> broken;
+    for (const auto& f : failures) {
+        if (a.allow_broken) spdlog::warn("bot '{}' failed the pre-flight ({}): its matches are forfeited", f.bot, f.reason);
+        else std::fprintf(stderr, "arbiter: bot '%s' failed the pre-flight: %s\n", f.bot.c_str(), f.reason.c_str());
+        broken.insert(f.bot);
+    }
+    if (!broken.empty() && !a.allow_broken) {
+        std::fprintf(stderr, "arbiter: the tournament did not start (--allow-broken plays it with their matches "
+                             "forfeited, --no-preflight skips the check)\n");
+        throw ExitStatus{kUsageExitCode};
+    }
+    return broken;
+}
+
+void print_faults(const tournament::TournamentOutcome& outcome, const tournament::ForfeitRule& rule) {
+    bool any_fault = false;
+    for (const auto& [bot, f] : outcome.faults) {
+        if (f.faults() == 0) continue;
+        if (!any_fault) std::cout << "faults (matches with the bot at fault):\n";
+        any_fault = true;
+        std::cout << fmt::format("  {:<20} {:>4} of {:>4}: {} crashed, {} timeout, {} illegal, {} killed, {} forfeited{}\n",
+                                 bot, f.faults(), f.matches, f.crashed, f.timeout, f.illegal, f.killed, f.forfeited,
+                                 f.faults() == f.matches ? "  <- failed every match" : "");
+        if (f.forfeited > 0)
+            std::cout << fmt::format("  {:<20} forfeited {} match(es) without starting: {}\n", "", f.forfeited,
+                                     rule.broken.count(bot)
+                                         ? std::string("failed the pre-flight (--allow-broken)")
+                                         : fmt::format("{} consecutive faults (--max-faults)", rule.max_faults.value_or(0)));
+        if (f.faults() == f.matches) spdlog::warn("bot '{}' failed every one of its {} matches", bot, f.matches);
+    }
+}
+
+// Where the results and the per-match files went, and the command that makes the report.
+void print_where(const TournamentArgs& a, const TournamentConfig& c) {
+    namespace fs = std::filesystem;
+    const fs::path db = a.common.db;
+    std::cout << fmt::format("results: {} (tournament '{}')\n", db.string(), c.name);
+    const fs::path beside = db.parent_path() / (db.stem().string() + "-files") / c.name;
+    for (const fs::path& folder : {c.out_dir.empty() ? fs::path() : fs::path(c.out_dir) / c.name, beside,
+                                   c.out_dir.empty() ? fs::path() : fs::path(c.out_dir)}) {
+        if (!folder.empty() && fs::is_directory(folder)) {
+            std::cout << fmt::format("match files: {}\n", folder.string());
+            break;
+        }
+    }
+    const fs::path report = db.parent_path() / (db.stem().string() + "-report");
+    std::cout << fmt::format("report: arbiter report --db {} --tournament {} --out {}\n", db.string(), c.name,
+                             report.string());
+}
+
 void run_tournament_command(const TournamentArgs& a) {
     TournamentConfig c = tournament_config_from(a);
     const GameDescriptor& game = find_game(c.game);
     tournament::validate(c, game.min_bots, game.max_bots);
     check_bots(tournament::participants_of(c));
 
-    auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
     tournament::RunnerOptions options;
+    options.forfeits.broken = preflight_bots(a, game, c);
+    options.forfeits.max_faults = a.max_faults;
+    auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
     options.jobs = jobs_of(c);
     options.progress_out = a.no_progress ? nullptr : stderr;
     options.progress_on_terminal = isatty(fileno(stderr)) != 0;
+    // -q (log only errors) also silences the live lines; results and the summary stay.
+    options.live_out = spdlog::should_log(spdlog::level::info) ? stdout : nullptr;
+    options.rating_interval = a.rating_interval;
     spdlog::info("tournament '{}': {} {}, {} bots, {}{}, -j {}", c.name, c.game, tournament::to_string(c.format),
                  tournament::participants_of(c).size(), c.rounds ? fmt::format("{} rounds", *c.rounds) : "",
                  c.time_budget_s ? fmt::format(" time budget {} s", *c.time_budget_s) : "", options.jobs);
@@ -54,28 +122,12 @@ void run_tournament_command(const TournamentArgs& a) {
                              outcome.complete ? (outcome.budget_reached ? ", time budget reached" : "")
                              : outcome.interrupted ? ", INTERRUPTED (run the same command again to resume)"
                                                    : ", INCOMPLETE (run the same command again to resume)");
-    std::vector<const tournament::PlayedMatch*> pointers;
-    for (const auto& p : outcome.played) pointers.push_back(&p);
-    const auto history = tournament::build_history(outcome.participants, pointers);
-    if (!history.results.empty()) {
-        auto elo = tournament::tournament_elo_options();
-        std::cout << rating::format_ratings_table(rating::rate(history.results, elo));
-    }
-    bool any_fault = false;
-    for (const auto& [bot, f] : outcome.faults) {
-        if (f.faults() == 0) continue;
-        if (!any_fault) std::cout << "faults (matches with the bot at fault):\n";
-        any_fault = true;
-        std::cout << fmt::format("  {:<20} {:>4} of {:>4}: {} crashed, {} timeout, {} illegal, {} killed{}\n", bot,
-                                 f.faults(), f.matches, f.crashed, f.timeout, f.illegal, f.killed,
-                                 f.faults() == f.matches ? "  <- failed every match" : "");
-        if (f.faults() == f.matches) spdlog::warn("bot '{}' failed every one of its {} matches", bot, f.matches);
-    }
-    if (any_fault) {
-        std::vector<KeyedRecord> keyed;
-        for (const auto& p : outcome.played) keyed.push_back({p.scheduled.key, &p.record});
-        print_failed_seats(std::cout, keyed);
-    }
+    std::cout << tournament::ratings_table_text(outcome.participants, outcome.played);
+    print_faults(outcome, options.forfeits);
+    std::vector<KeyedRecord> keyed;
+    for (const auto& p : outcome.played) keyed.push_back({p.scheduled.key, &p.record});
+    print_failed_seats(std::cout, keyed);
+    print_where(a, c);
     if (outcome.failed > 0) {
         std::cout << fmt::format("{} match(es) could not be played; run the same command again to retry them\n",
                                  outcome.failed);
@@ -181,6 +233,15 @@ void add_tournament_commands(CLI::App& app) {
     add_common(t, t_args->common);
     add_tournament_flags(t, *t_args);
     t->add_flag("--no-progress", t_args->no_progress, "No progress line");
+    t->add_option("--rating-interval", t_args->rating_interval,
+                  "Print the ratings table every N finished matches (0 = only at the end)")
+        ->check(CLI::Range(0, 1000000));
+    t->add_option("--max-faults", t_args->max_faults,
+                  "After N consecutive faults of a bot, forfeit its later matches without starting it")
+        ->check(CLI::Range(1, 1000000));
+    t->add_flag("--allow-broken", t_args->allow_broken,
+                "Play even when bots fail the pre-flight; their matches are forfeited");
+    t->add_flag("--no-preflight", t_args->no_preflight, "Do not start every bot once before the schedule");
     t->footer("Relative paths in a config file (bots' dir= and programs, map files, out) are taken from the\n"
               "config file's folder.\nExample:\n"
               "  arbiter tournament --config configs/demo.json --db demo.sqlite -j 2");

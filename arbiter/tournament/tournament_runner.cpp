@@ -1,7 +1,9 @@
 #include "arbiter/tournament/tournament_runner.hpp"
 
 #include <chrono>
+#include <deque>
 #include <exception>
+#include <set>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -58,10 +60,19 @@ std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& pl
                 case SeatStatus::timeout: ++f.timeout; break;
                 case SeatStatus::illegal: ++f.illegal; break;
                 case SeatStatus::killed: ++f.killed; break;
+                case SeatStatus::forfeited: ++f.forfeited; break;
             }
         }
     }
     return out;
+}
+
+std::string ratings_table_text(const std::vector<std::string>& participants, const std::vector<PlayedMatch>& played) {
+    std::vector<const PlayedMatch*> pointers;
+    for (const auto& p : played) pointers.push_back(&p);
+    const auto history = build_history(participants, pointers);
+    if (history.results.empty()) return "";
+    return rating::format_ratings_table(rating::rate(history.results, tournament_elo_options()));
 }
 
 TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor& game, rating::Store& store,
@@ -123,6 +134,8 @@ private:
     bool rounds_before_complete(int round) const;
     History history_before(int round) const;
     void enqueue(const Round& round);
+    void dispatch();
+    void report_live(const ScheduledMatch& match, const MatchRecord& record);
     void plan_and_store(const std::vector<int>& indices);
     void take(Completion& completion);
     void request_stop();
@@ -142,6 +155,9 @@ private:
     WorkerPool pool_;
     ProgressDisplay progress_;
     PairScores scores_;
+    std::deque<Job> pending_;      // scheduled, waiting for their forfeit decision (schedule order)
+    std::set<std::string> skipped_;  // could not be played in this run
+    int faults_ = 0;               // seats with a fault in the stored results
     std::exception_ptr fatal_;
     bool stopped_ = false;
     TournamentOutcome outcome_;
@@ -175,7 +191,10 @@ TournamentOutcome TournamentRun::run() {
     // Resume: the stored schedule's unplayed matches first, in schedule order.
     for (const auto& [index, round] : rounds_) enqueue(round);
     plan_upfront();
-    for (const auto& [key, pm] : played_) scores_.add(pm.record);
+    for (const auto& [key, pm] : played_) {
+        scores_.add(pm.record);
+        for (const auto& p : pm.record.participants) faults_ += p.status != SeatStatus::ok;
+    }
     schedule_loop();
     pool_.close();
     if (options_.stop_requested && options_.stop_requested()) outcome_.interrupted = true;
@@ -185,16 +204,22 @@ TournamentOutcome TournamentRun::run() {
     return outcome_;
 }
 
+// Measured before any match of ours starts, so the tournament's own workers are never the load
+// warned about; only what other programs use now, with the -j matches added, is compared to
+// the cores.
 void TournamentRun::warn_if_busy() const {
     const int cores = core_count();
     if (options_.jobs > cores) {
         spdlog::warn("-j {} is more than the {} cores: bots will share CPUs and their timing is not trustworthy "
                      "(each match records the load it ran under)",
                      options_.jobs, cores);
-    } else if (machine_load_now() * cores + options_.jobs > cores + 0.5) {
-        spdlog::warn("the machine is already busy (load {:.2f} per core): with -j {} bots may time out for reasons "
-                     "of their own; each match records the load it ran under",
-                     machine_load_now(), options_.jobs);
+        return;
+    }
+    const double busy = busy_cores_now();
+    if (load_threatens_timing(busy, options_.jobs, cores)) {
+        spdlog::warn("the machine is already busy (other programs use {:.1f} of {} cores): with -j {} bots may time "
+                     "out for reasons of their own; each match records the load it ran under",
+                     busy, cores, options_.jobs);
     }
 }
 
@@ -237,16 +262,45 @@ void TournamentRun::schedule_loop() {
             outcome_.interrupted = true;
             pool_.stop_taking();
         }
+        dispatch();
         if (try_plan_next()) continue;
         std::vector<Completion> completions = pool_.wait();
         if (completions.empty()) {
-            // Nothing left to run; stop unless a round can still be planned.
-            if (pool_.running() == 0 && pool_.queued() == 0 && !(more_to_plan() && rounds_before_complete(next_round_)))
+            // Nothing left to run; stop unless a match waits or a round can still be planned.
+            if (pool_.running() == 0 && pool_.queued() == 0 && (pending_.empty() || stopped_ || fatal_) &&
+                !(more_to_plan() && rounds_before_complete(next_round_)))
                 break;
             continue;
         }
         for (auto& c : completions) take(c);
         if (options_.progress_out) progress_.update(progress_state());
+    }
+}
+
+// Hands the waiting matches whose forfeit decision is known to the pool, in schedule order;
+// a forfeited match is stored at once. When nothing runs, the first waiting match is decided
+// by definition (everything scheduled before it is stored or could not be played).
+void TournamentRun::dispatch() {
+    if (stopped_ || fatal_) return;
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        const auto forfeiting = forfeiting_bots(options_.forfeits, it->match, rounds_, played_, skipped_);
+        if (!forfeiting) {
+            ++it;
+            continue;
+        }
+        Job job = std::move(*it);
+        it = pending_.erase(it);
+        if (forfeiting->empty()) {
+            pool_.push(std::move(job));
+            continue;
+        }
+        Completion c;
+        c.match = job.match;
+        c.record = forfeit_record(options_.forfeits, job.request, *forfeiting);
+        c.load = LoadNote{utc_timestamp_now(), 0, options_.jobs, core_count(), 0};
+        take(c);
+        if (stopped_) return;
+        it = pending_.begin();  // a new result may decide matches passed over
     }
 }
 
@@ -257,8 +311,9 @@ bool TournamentRun::try_plan_next() {
     // Planning only, nothing runs meanwhile: an independent round also waits for the results
     // of the rounds before it, so that each plan hands out one round of work at a time.
     const bool ready = planner_->independent(next_round_) && !options_.plan_only
-                           ? pool_.queued() < static_cast<std::size_t>(options_.jobs)
-                           : pool_.queued() == 0 && pool_.running() == 0 && rounds_before_complete(next_round_);
+                           ? pool_.queued() + pending_.size() < static_cast<std::size_t>(options_.jobs)
+                           : pool_.queued() == 0 && pending_.empty() && pool_.running() == 0 &&
+                                 rounds_before_complete(next_round_);
     if (!ready) return false;
     plan_and_store({next_round_});
     ++next_round_;
@@ -292,7 +347,7 @@ void TournamentRun::enqueue(const Round& round) {
     for (const auto& m : round.matches) {
         if (played_.count(m.key)) continue;
         if (options_.plan_only) outcome_.to_play.push_back(Job{m, runner_.request_for(m, false)});
-        else pool_.push(Job{m, runner_.request_for(m)});
+        else pending_.push_back(Job{m, runner_.request_for(m)});
     }
 }
 
@@ -317,8 +372,10 @@ void TournamentRun::take(Completion& c) {
     if (c.record) {
         store_.store_result(name_, c.match, *c.record, c.load);
         scores_.add(*c.record);
-        played_.emplace(c.match.key, PlayedMatch{c.match, std::move(*c.record)});
+        for (const auto& p : c.record->participants) faults_ += p.status != SeatStatus::ok;
+        const auto& stored = played_.emplace(c.match.key, PlayedMatch{c.match, std::move(*c.record)}).first->second;
         ++outcome_.played_this_run;
+        report_live(stored.scheduled, stored.record);
         if (options_.stop_after_matches && outcome_.played_this_run >= *options_.stop_after_matches) {
             stopped_ = true;
             pool_.stop_taking();
@@ -335,7 +392,25 @@ void TournamentRun::take(Completion& c) {
         spdlog::error("match {} could not be played: {} (it stays in the schedule; run again to retry)", c.match.key,
                       e.what());
         ++outcome_.failed;
+        skipped_.insert(c.match.key);
     }
+}
+
+// The finished-match line and, every rating_interval stored results, the ratings table.
+void TournamentRun::report_live(const ScheduledMatch& match, const MatchRecord& record) {
+    if (!options_.live_out) return;
+    const int done = static_cast<int>(played_.size());
+    const auto total = progress_state().total;
+    std::string text = finished_match_line(done, total, match, record);
+    if (options_.rating_interval > 0 && done % options_.rating_interval == 0) {
+        std::vector<PlayedMatch> all;
+        for (const auto& [key, pm] : played_) all.push_back(pm);
+        const std::string table = ratings_table_text(outcome_.participants, all);
+        if (!table.empty())
+            text += fmt::format("Ratings after {}{} matches:\n{}", done, total ? fmt::format(" of {}", *total) : "",
+                                table);
+    }
+    progress_.line(options_.live_out, text);
 }
 
 ProgressState TournamentRun::progress_state() const {
@@ -344,6 +419,7 @@ ProgressState TournamentRun::progress_state() const {
     if (config_.rounds) s.total = *config_.rounds * planner_->matches_per_round();
     s.done_this_run = outcome_.played_this_run;
     s.failed = outcome_.failed;
+    s.faults = faults_;
     s.leader = scores_.leader();
     if (config_.time_budget_s)
         s.budget_left_s =

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "arbiter/tournament/forfeits.hpp"
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/tournament_store.hpp"
@@ -24,6 +25,11 @@ struct RunnerOptions {
     std::FILE* progress_out = stderr;   // nullptr = no progress display
     bool progress_on_terminal = false;  // redraw one line instead of printing log lines
     double progress_log_interval_s = 10.0;
+    // A line per finished match ("Finished match 7/32 r0/g1/s2: ...") and the ratings tables;
+    // nullptr = none.
+    std::FILE* live_out = nullptr;
+    int rating_interval = 0;  // the ratings table after every N stored results (0 = never)
+    ForfeitRule forfeits;     // --max-faults and the bots let in broken (--allow-broken)
     // Tests: stop handing out matches after this many were played in this run (a "kill").
     std::optional<int> stop_after_matches;
     // Polled while matches run: once true, no new match starts and the run ends after the
@@ -37,8 +43,8 @@ struct RunnerOptions {
 
 struct BotFaults {
     int matches = 0;
-    int crashed = 0, timeout = 0, illegal = 0, killed = 0;
-    int faults() const { return crashed + timeout + illegal + killed; }
+    int crashed = 0, timeout = 0, illegal = 0, killed = 0, forfeited = 0;
+    int faults() const { return crashed + timeout + illegal + killed + forfeited; }
 };
 
 struct TournamentOutcome {
@@ -82,5 +88,9 @@ private:
 
 // Per-bot fault counts over records.
 std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played);
+
+// The ratings table printed at the end of a tournament (and every --rating-interval matches);
+// "" before any result.
+std::string ratings_table_text(const std::vector<std::string>& participants, const std::vector<PlayedMatch>& played);
 
 }  // namespace arb::tournament
