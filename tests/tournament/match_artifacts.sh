@@ -68,7 +68,7 @@ echo "fatal: no strategy file" >&2
 exit 3
 SH
 chmod +x "$work/dies.sh"
-"$arbiter" -q tournament --name f --game planowanie --rounds 1 -j 1 --no-progress --players 2 --db "$work/f.sqlite" \
+"$arbiter" -q tournament --name f --game planowanie --rounds 1 -j 1 --no-progress --no-preflight --players 2 --db "$work/f.sqlite" \
     --bot "name=h cmd=$bots/planowanie/heuristic_bot" --bot "name=dies cmd=$work/dies.sh" > "$work/f.out"
 grep -q "dies: crashed, exited with code 3.* | stderr: fatal: no strategy file" "$work/f.out" ||
     fail "the tournament's table does not say why 'dies' failed: $(cat "$work/f.out")"
@@ -104,7 +104,7 @@ set -e
 echo "ok: failure reasons"
 
 # A bot that never answers: its seat hit the time limit, and the arbiter's SIGKILL ended it.
-"$arbiter" -q tournament --name slow --game planowanie --rounds 1 -j 1 --no-progress --players 2 \
+"$arbiter" -q tournament --name slow --game planowanie --rounds 1 -j 1 --no-progress --no-preflight --players 2 \
     --db "$work/slow.sqlite" --set total-time-ms=300 \
     --bot "name=h cmd=$bots/planowanie/heuristic_bot" --bot "name=mute cmd=\"/bin/sleep 30\"" > "$work/slow.out"
 python3 - "$work/slow-files/slow/r0-g0-s0/record.json" <<'PY' || fail "a timed-out seat's record"
