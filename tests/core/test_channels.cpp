@@ -95,7 +95,7 @@ TEST_CASE("http channel: a bot that crashes on a request is seen as closed") {
     check_crash_seen_as_closed(ChannelKind::http_server, "?n=1", "?n=2");
 }
 
-TEST_CASE("tcp channel: seats with tokens share one port and are seated by `join TOKEN`; others get an error") {
+TEST_CASE("tcp channel: seats with tokens share one port and are seated by `join TOKEN`, others get an error") {
     const std::string client = std::string(ARBITER_SOURCE_DIR) + "/tests/core/join_token_client.py";
     std::vector<SeatLaunch> seats;
     for (int s = 0; s < 2; ++s) {

@@ -75,7 +75,7 @@ TEST_CASE("koehandel: nobody bids, the auctioneer takes the card for free (-0)")
     CHECK(rows_of(players, W, "auction").empty());  // no right to buy without a bid
 }
 
-TEST_CASE("koehandel: bids must be strictly higher and above 0; junk is a pass (rulings 3, 4)") {
+TEST_CASE("koehandel: bids must be strictly higher and above 0, junk is a pass (rulings 3, 4)") {
     ScriptedPlayers players;
     Game game(Options{}, players);
     clear_position(game.state(), {*kind_of('B')});
@@ -93,7 +93,7 @@ TEST_CASE("koehandel: bids must be strictly higher and above 0; junk is a pass (
     CHECK(rows_of(players, W, "auction").size() == 1);
 }
 
-TEST_CASE("koehandel: the payer chooses its cards; an invalid choice is paid by the server") {
+TEST_CASE("koehandel: the payer chooses its cards, an invalid choice is paid by the server") {
     ScriptedPlayers players;
     Game game(Options{}, players);
     clear_position(game.state(), {*kind_of('C')});
@@ -282,7 +282,7 @@ TEST_CASE("koehandel: the trade-turn cap ends a game that could cycle (ruling 15
     CHECK(capped.scores() == std::array<int, kSeats>{0, 0, 0, 0});
 }
 
-TEST_CASE("koehandel: scores are the quartet values times their number; end is relative (ruling 19)") {
+TEST_CASE("koehandel: scores are the quartet values times their number, end is relative (ruling 19)") {
     ScriptedPlayers players;
     Game game(Options{}, players);
     clear_position(game.state(), {});

@@ -62,7 +62,7 @@ TEST_CASE("koehandel: an empty offer is valid and an empty answer accepts it (ru
     CHECK(t.players.script_done());
 }
 
-TEST_CASE("koehandel: a higher counter wins; second edition swaps both offers (ruling 12)") {
+TEST_CASE("koehandel: a higher counter wins, second edition swaps both offers (ruling 12)") {
     TradeSetup t(Edition::second, 1, 3, "tt");
     t.players.script(W, Fields{{"money", "fn"}});
     REQUIRE(t.game.play_turn());
@@ -102,7 +102,7 @@ TEST_CASE("koehandel: two cards move only when both hold exactly two (ruling 14)
     }
 }
 
-TEST_CASE("koehandel: a tie is offered again; a second tie gives the challenger the card free (ruling 13)") {
+TEST_CASE("koehandel: a tie is offered again, a second tie gives the challenger the card free (ruling 13)") {
     TradeSetup t(Edition::second, 1, 1, "tt");
     t.players.script(W, Fields{{"money", "tt"}});  // tie
     t.players.script(S, Fields{{"money", "t"}});   // new offer

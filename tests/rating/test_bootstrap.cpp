@@ -177,7 +177,7 @@ TEST_CASE("the store groups a scheduled group's seatings, and unscheduled rotati
 // Identical bots: any rating difference is luck. Honest 95% intervals leave LOS outside 5..95%
 // for about 10% of the pairs and almost never fail to overlap; intervals that take the six
 // pairs of a 4-seat match as independent do both far more often.
-TEST_CASE("calibration: identical bots in 4-seat matches; the bootstrap over matches holds, bayeselo does not") {
+TEST_CASE("calibration: identical bots in 4-seat matches, the bootstrap over matches holds, bayeselo does not") {
     const int runs = calibration_runs();
     const int rounds = 12;
     Store store = Store::open(temp_db("calibration"), OpenMode::create_or_open);

@@ -58,7 +58,7 @@ struct Match {
 
 }  // namespace
 
-TEST_CASE("smartdog processes: the herder beats a random player on every map; the wire log verifies") {
+TEST_CASE("smartdog processes: the herder beats a random player on every map, the wire log verifies") {
     double herder_total = 0, random_total = 0;
     for (const std::string map : {"simple-1", "collector-1", "keeper-1", "capture-the-sheep"}) {
         CAPTURE(map);

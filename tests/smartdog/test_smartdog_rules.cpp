@@ -55,7 +55,7 @@ TEST_CASE("smartdog rules: the board is a torus for dog moves") {
     CHECK(e.dogs()[0].y == 2);
 }
 
-TEST_CASE("smartdog rules: a failed move is not used up; a second move is refused") {
+TEST_CASE("smartdog rules: a failed move is not used up, a second move is refused") {
     Engine e = board(kQuiet, ".#...\n^@*..\n.-...");
     e.begin_turn();
     const std::string id = dog_at(e, 1, 1);
@@ -70,7 +70,7 @@ TEST_CASE("smartdog rules: a failed move is not used up; a second move is refuse
     CHECK(e.command(1, {id, "dig"}) == "Unknown command - dig, only the following are allowed: move,bark");
 }
 
-TEST_CASE("smartdog rules: bark radius is Euclidean and inclusive; a sheep runs away along the longer axis") {
+TEST_CASE("smartdog rules: bark radius is Euclidean and inclusive, a sheep runs away along the longer axis") {
     Engine e = board(kQuiet, ".......\n.......\n..*.*..\n...*...\n..@...*\n.......\n.......");
     e.begin_turn();
     const std::string id = dog_at(e, 2, 4);
@@ -115,7 +115,7 @@ TEST_CASE("smartdog rules: a calm sheep walks every sheepStandBy+1 turns, turnin
     CHECK(sheep(e, 0).dir == Dir::right);
 }
 
-TEST_CASE("smartdog rules: a calm sheep on any pen never walks; a scared one does") {
+TEST_CASE("smartdog rules: a calm sheep on any pen never walks, a scared one does") {
     Engine e = board(R"({"sheepStandBy":0,"dogBarkingR":1,"dogVisibilityR":2,"sheepScaryTurns":1})", ".o.\n.@.\n...");
     e.begin_turn();
     play_turn(e);
@@ -205,7 +205,7 @@ TEST_CASE("smartdog rules: an enemy bark from inside our territory only silences
     CHECK(e.move(1, mine, "down") == "");
 }
 
-TEST_CASE("smartdog rules: visibility is Euclidean and inclusive; unseen barkers are anonymous") {
+TEST_CASE("smartdog rules: visibility is Euclidean and inclusive, unseen barkers are anonymous") {
     Engine e = board(R"({"dogVisibilityR":2,"dogBarkingR":1,"sheepStandBy":9})",
                      ".......\n...*...\n.......\n...@.*.\n.......\n....*..\n.......");
     e.begin_turn();
@@ -220,7 +220,7 @@ TEST_CASE("smartdog rules: visibility is Euclidean and inclusive; unseen barkers
     CHECK(two.snapshot(1).back() == "\"voice\":\"barking\",\"x\":7,\"y\":0");
 }
 
-TEST_CASE("smartdog rules: scores above the initial count are 10 C / M; ties go to the lowest id") {
+TEST_CASE("smartdog rules: scores above the initial count are 10 C / M, ties go to the lowest id") {
     Engine e = board(R"({"dogVisibilityR":2,"dogBarkingR":1,"sheepStandBy":9})", "-*@\n...\n...");
     e.begin_turn();
     CHECK(e.bark(1, dog_at(e, 2, 0)) == "");

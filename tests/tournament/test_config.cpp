@@ -110,7 +110,7 @@ TEST_CASE("the identity ignores jobs and out dir but not the schedule") {
     CHECK(a.identity_json() != b.identity_json());
 }
 
-TEST_CASE("'pairing' chooses the pairing; 'format', its earlier name, means the same") {
+TEST_CASE("'pairing' chooses the pairing, 'format', its earlier name, means the same") {
     CHECK(parse_tournament_config(R"({"pairing": "gauntlet"})", "t.json").format == Format::gauntlet);
     CHECK(parse_tournament_config(R"({"format": "round-robin"})", "t.json").format == Format::round_robin);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"pairing\": \"groups\",\n\"format\": \"groups\"}", "t.json"),
@@ -120,7 +120,7 @@ TEST_CASE("'pairing' chooses the pairing; 'format', its earlier name, means the 
                          arb::UserError);
 }
 
-TEST_CASE("relative paths of a config are taken from its folder; absolute ones are left alone") {
+TEST_CASE("relative paths of a config are taken from its folder, absolute ones are left alone") {
     TournamentConfig c = parse_tournament_config(R"({
   "bots": ["name=a cmd=\"bots/a --fast\"", "name=b dir=b cmd=./run", "name=c cmd=/bin/true", "name=d cmd=python3",
            "name=e dir=/opt/e cmd=./run"],

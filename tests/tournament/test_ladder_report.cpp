@@ -60,7 +60,7 @@ TEST_CASE("version families") {
     CHECK(ladder::family_of("random-2") == "random");
 }
 
-TEST_CASE("ladder verdicts: baseline, better, worse, broken; a finished run replays nothing") {
+TEST_CASE("ladder verdicts: baseline, better, worse, broken, a finished run replays nothing") {
     const auto dir = temp_dir("verdicts");
     auto store = rating::Store::open((dir / "ladder.sqlite").string(), rating::OpenMode::create_or_open);
     const GameDescriptor game = test::fake_game();
@@ -100,7 +100,7 @@ TEST_CASE("ladder verdicts: baseline, better, worse, broken; a finished run repl
     CHECK_THROWS_AS(ladder::run_ladder(clash, game, store, test::fake_match), UserError);
 }
 
-TEST_CASE("a stopped ladder run stores its matches without a verdict; the rerun ends as an unstopped one") {
+TEST_CASE("a stopped ladder run stores its matches without a verdict, the rerun ends as an unstopped one") {
     const GameDescriptor game = test::fake_game();
     const auto ref_dir = temp_dir("stop-reference");
     auto ref_store = rating::Store::open((ref_dir / "ladder.sqlite").string(), rating::OpenMode::create_or_open);

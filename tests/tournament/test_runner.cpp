@@ -99,7 +99,7 @@ TEST_CASE("a bot that fails every match is reported, never retried") {
     CHECK(o.faults.at("bot0").faults() == 0);
 }
 
-TEST_CASE("a match that throws stays unplayed; a user error stops the tournament") {
+TEST_CASE("a match that throws stays unplayed, a user error stops the tournament") {
     const GameDescriptor game = fake_game();
     auto store = rating::Store::open(temp_db("errors").string(), rating::OpenMode::create_or_open);
     std::atomic<int> calls{0};
@@ -121,7 +121,7 @@ TEST_CASE("a match that throws stays unplayed; a user error stops the tournament
     CHECK_THROWS_AS(TournamentRunner(config_of(4, 2, 2), game, store2, missing, simple_fit, quiet(2)).run(), UserError);
 }
 
-TEST_CASE("a different config under the same name is refused; a live runner blocks a second one") {
+TEST_CASE("a different config under the same name is refused, a live runner blocks a second one") {
     const GameDescriptor game = fake_game();
     auto store = rating::Store::open(temp_db("identity").string(), rating::OpenMode::create_or_open);
     TournamentRunner(config_of(4, 1, 1), game, store, fake_match, simple_fit, quiet(1)).run();
