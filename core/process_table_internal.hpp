@@ -108,6 +108,7 @@ struct SeatRequests {
 struct SeatProcess {
     pid_t pid = -1;  // == process group id (under the sandbox: the bwrap process)
     pid_t program_pid = -1;  // the bot's own program, whose CPU clock and state are read
+    bool program_found = false;  // program_pid, its clock and /proc files are set (find_program)
     bool sandboxed = false;
     bool main_exited = false;
     bool main_reaped = false;
@@ -266,6 +267,7 @@ private:
     // process_table_processes.cpp
     void start_seat(int s);
     void attach_pipes(int s, SpawnedBot& bot);
+    void find_program(int s);
     void watch_exit(int s);
     void on_main_exit(int s);
     void stop_seat(int s, SeatStatus why, std::string detail);

@@ -81,12 +81,9 @@ void ProcessTableImpl::start_seat(int s) {
     SeatProcess& process = seat.process;
     process.pid = bot.pid;
     process.sandboxed = sandbox_plan_.bwrap;
-    // Under bwrap the CPU clock and run state are the program's, two processes down.
-    process.program_pid = process.sandboxed ? sandboxed_program_pid(process.pid, kProgramStartWaitMs) : process.pid;
-    if (process.program_pid <= 0) process.program_pid = process.pid;
-    process.has_cpu_clock = ::clock_getcpuclockid(process.program_pid, &process.cpu_clock) == 0;
-    process.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
-    process.proc_stat.reset(::open(fmt::format("/proc/{}/stat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
+    // A confined program is looked for at its first request, so the seats' sandboxes start side
+    // by side; at once if it is to be frozen (stopped, bwrap would not start it).
+    if (!process.sandboxed || options_.freeze_idle) find_program(s);
     attach_pipes(s, bot);
     const int pidfd = pidfd_open(process.pid);
     if (pidfd >= 0) {
@@ -98,6 +95,19 @@ void ProcessTableImpl::start_seat(int s) {
                   launch.bot.command);
     transcript(seat, '#', fmt::format("started pid {}", process.pid));
     if (options_.freeze_idle) freeze(s);
+}
+
+// The program whose CPU clock and run state are read: the main process, or under bwrap the bot's
+// own program two processes down, which bwrap starts a few milliseconds after its own start.
+void ProcessTableImpl::find_program(int s) {
+    SeatProcess& process = at(s).process;
+    if (process.program_found || process.pid <= 0) return;
+    process.program_found = true;
+    process.program_pid = process.sandboxed ? sandboxed_program_pid(process.pid, kProgramStartWaitMs) : process.pid;
+    if (process.program_pid <= 0) process.program_pid = process.pid;
+    process.has_cpu_clock = ::clock_getcpuclockid(process.program_pid, &process.cpu_clock) == 0;
+    process.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
+    process.proc_stat.reset(::open(fmt::format("/proc/{}/stat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
 }
 
 // The bot's ends of its pipes: stdin/stdout are the channel of a stdio seat; a TCP/HTTP bot

@@ -118,6 +118,7 @@ void ProcessTableImpl::run_batch(std::span<const Request> requests, std::span<Re
 
 void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer framer, Reply* reply) {
     Seat& seat = at(s);
+    find_program(s);  // before the clock starts: a sandbox's start is not the bot's time
     ActiveRequest& active = seat.requests.active.emplace();
     active.reply = reply;
     active.framer = std::move(framer);

@@ -159,7 +159,7 @@ std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedComm
         return s == "/tmp" || s.rfind("/tmp/", 0) == 0;
     };
     std::vector<fs::path> reexposed;
-    auto reexpose = [&](const fs::path& p) {
+    auto reexpose_path = [&](const fs::path& p) {
         std::error_code ec;
         if (!p.is_absolute() || !under_tmp(p) || !fs::exists(p, ec)) return;
         const fs::path folder = fs::is_directory(p, ec) ? p : p.parent_path();
@@ -167,6 +167,13 @@ std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedComm
             if (done == folder) return;
         reexposed.push_back(folder);
         a.insert(a.end(), {"--ro-bind", folder.string(), folder.string()});
+    };
+    // A symbolic link is followed inside the sandbox, so its target must be there as well.
+    auto reexpose = [&](const fs::path& p) {
+        reexpose_path(p);
+        std::error_code ec;
+        const fs::path real = fs::canonical(p, ec);
+        if (!ec && real != p.lexically_normal()) reexpose_path(real);
     };
     reexpose(command.executable);
     for (std::size_t i = 1; i < command.argv.size(); ++i) reexpose(fs::absolute(cwd / command.argv[i]));
@@ -189,14 +196,26 @@ pid_t first_child(pid_t pid) {
     return static_cast<pid_t>(std::strtol(buffer, nullptr, 10));
 }
 
+// True while `pid` runs (a zombie or a reaped process has ended).
+bool running(pid_t pid) {
+    UniqueFd fd(::open(("/proc/" + std::to_string(pid) + "/stat").c_str(), O_RDONLY | O_CLOEXEC));
+    char text[512];
+    const ssize_t n = fd.valid() ? ::read(fd.get(), text, sizeof text - 1) : -1;
+    if (n <= 0) return false;
+    text[n] = '\0';
+    const char* close = std::strrchr(text, ')');
+    return close != nullptr && close[1] == ' ' && close[2] != 'Z' && close[2] != 'X';
+}
+
 }  // namespace
 
 pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms) {
-    for (int waited_us = 0; waited_us <= wait_ms * 1000; waited_us += 200) {
+    for (int waited_us = 0; waited_us <= wait_ms * 1000; waited_us += 100) {
         const pid_t init = first_child(bwrap_pid);
         const pid_t program = init > 0 ? first_child(init) : -1;
         if (program > 0) return program;
-        ::usleep(200);
+        if (!running(bwrap_pid)) return -1;  // the sandbox failed, or its program ended already
+        ::usleep(100);
     }
     return -1;
 }

@@ -18,7 +18,7 @@
 //   --spin               on the first request, burn CPU forever
 //   --crlf               end answers with "\r\n"
 //   --lines N            answer with N lines "line i" and then "go"
-//   --busy-ms MS         burn CPU for MS before every answer (bench)
+//   --busy-ms MS         burn MS of CPU time before every answer
 //   --tcp                connect to 127.0.0.1:$ARBITER_PORT and talk over the socket instead
 //                        of stdin/stdout (the tcp_client channel); all flags above still apply;
 //                        with $ARBITER_TOKEN set (a shared port) it first sends "join TOKEN"
@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
@@ -111,10 +112,17 @@ void record_pid(const std::string& pidfile, const char* what, pid_t pid) {
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// Until the process's own CPU clock has advanced by MS: on a loaded machine a wall-clock loop
+// would use less CPU than asked.
 void burn_cpu_ms(int ms) {
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    auto cpu_now = [] {
+        timespec ts{};
+        ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+    };
+    const auto until = cpu_now() + std::chrono::milliseconds(ms);
     volatile unsigned long x = 0;
-    while (std::chrono::steady_clock::now() < until) {
+    while (cpu_now() < until) {
         for (int i = 0; i < 1000; ++i) x = x + i;
     }
 }

@@ -168,6 +168,20 @@ TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
     CHECK_FALSE(std::filesystem::exists(in_tmp));     // ... is not the machine's
 }
 
+TEST_CASE("a confined bot started through a symbolic link into another /tmp folder runs") {
+    if (!bwrap_works()) return;
+    // The private /tmp shows the folders the command names; the link's target is one of them.
+    const auto real = scratch_dir("confined-real");
+    const auto links = scratch_dir("confined-links");
+    std::filesystem::copy_file(HOSTILE_BOT_PATH, real / "bot");
+    std::filesystem::create_symlink(real / "bot", links / "bot");
+    SeatLaunch seat = hostile_seat("linked", {});
+    seat.bot = parse_bot_spec("name=linked cmd=" + quote_word((links / "bot").string()));
+    auto table = launch_one(seat, with_sandbox(SandboxMode::bwrap));
+    CHECK(ask(*table, 0, "hello") == "echo hello");
+    table->close();
+}
+
 TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
     for (const SandboxMode mode : {SandboxMode::bwrap, SandboxMode::none}) {
         if (mode == SandboxMode::bwrap && !bwrap_works()) continue;
