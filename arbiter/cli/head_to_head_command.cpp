@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "arbiter/ladder/ladder.hpp"
+#include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/worker_pool.hpp"
@@ -40,6 +42,7 @@ struct MatchArgs {
     std::optional<int> players;
     std::optional<int> jobs;
     std::string db;
+    std::string out;
     std::int64_t memory_mib = 400;
     std::string sandbox = "auto";
     bool no_progress = false;
@@ -60,6 +63,8 @@ struct HeadToHead {
     std::string tournament;
     Limits limits;
     int jobs = 1;
+    std::filesystem::path files_root;  // each match's folder is <files_root>/<tournament>/d<set>-s<rotation>
+    std::string files_flag;            // the option the folder comes from, for errors
 };
 
 HeadToHead prepare(const MatchArgs& args) {
@@ -93,6 +98,14 @@ HeadToHead prepare(const MatchArgs& args) {
     h.jobs = args.jobs.value_or(tournament::core_count());
     if (h.jobs < 1) throw UserError("-j must be at least 1");
     check_bots({h.a, h.b});
+    // Match folders as a tournament leaves them: under --out, else beside a --db file.
+    if (!args.out.empty()) {
+        h.files_root = std::filesystem::absolute(args.out);
+        h.files_flag = "--out";
+    } else if (!args.db.empty() && rating::is_file_database(args.db)) {
+        h.files_root = default_files_root(args.db);
+        h.files_flag = "--db";
+    }
     return h;
 }
 
@@ -123,6 +136,8 @@ MatchRequest request_for(const HeadToHead& h, int set, int s) {
     r.rotation = s;
     r.options = h.options;
     r.limits = h.limits;
+    if (!h.files_root.empty())
+        direct_files_into(r, *h.game, h.files_root / h.tournament / fmt::format("d{}-s{}", set, s), h.files_flag);
     return r;
 }
 
@@ -265,6 +280,11 @@ void run_match_command(const MatchArgs& args) {
     std::cout << fmt::format("match {} vs {}: {} ({}) after {} deal sets ({} games); exit {}\n", h.a.name, h.b.name,
                              ladder::to_string(verdict), why, summary.observations, summary.observations * h.seats,
                              ladder::exit_code(verdict));
+    if (!h.files_root.empty())
+        std::cout << fmt::format("match files: {}/{}\n", (h.files_root / h.tournament).string(),
+                                 args.db.empty() ? std::string()
+                                                 : fmt::format(" (arbiter matches --db {} --tournament {})", args.db,
+                                                               h.tournament));
     if (ladder::exit_code(verdict) != 0) throw ExitStatus{ladder::exit_code(verdict)};
 }
 
@@ -288,6 +308,9 @@ void add_head_to_head_command(CLI::App& app) {
     m->add_option("--players", args->players, "Seats per match, even: A and B alternate (default 2)");
     m->add_option("-j,--jobs", args->jobs, "Matches played at once (default: number of cores)");
     m->add_option("--db", args->db, "SQLite results file: store the matches, and resume a rerun (default: none)");
+    m->add_option("--out", args->out,
+                  "Folder for each match's record, replay, transcript and stderr logs (default: beside --db, none "
+                  "without it)");
     m->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
     m->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
@@ -302,7 +325,8 @@ void add_head_to_head_command(CLI::App& app) {
         "when H0 is (A is at most about elo0 stronger: with elo0=0, worse or equal), inconclusive (3) when --games\n"
         "ran out first. Without --sprt all games are played and the\n"
         "verdict is read from the LOS (better at 0.95 or more, worse at 0.05 or less). With --db the matches are\n"
-        "stored as tournament match-<A>-<B>-<seed>, and the same command run again resumes.\n\n"
+        "stored as tournament match-<A>-<B>-<seed>, and the same command run again resumes. Each match leaves\n"
+        "its folder d<set>-s<rotation> (record.json, replay, transcript, logs/) under --out, or beside the --db file.\n\n"
         "Example:\n"
         "  arbiter match \"name=new cmd=./new_bot\" \"name=old cmd=./old_bot\" --game planowanie --games 400 \\\n"
         "      --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05");

@@ -75,6 +75,18 @@ cmp -s "$tmp/out" "$tmp/first" || fail "the resumed run prints other results"
 [ "$(count)" -eq 12 ] || fail "the rerun stored more matches: $(count)"
 # Without --sprt the LOS decides; progress goes to stderr.
 grep -q "match heuristic vs random: 6/6 deal sets" "$tmp/err" || fail "no progress line on stderr"
+# Each match leaves its folder beside the database, named by its key (d<set>-s<rotation>), and
+# `arbiter verify` accepts its replay as it is.
+folder="$tmp/m-files/match-heuristic-random-5/d5-s1"
+for f in record.json replay.json transcript.txt logs/p0.stderr.log logs/p1.stderr.log; do
+    [ -e "$folder/$f" ] || fail "no $f in $folder: $(ls -R "$tmp/m-files" | head -20)"
+done
+has "match files: $tmp/m-files/match-heuristic-random-5/"
+"$arbiter" verify planowanie "$folder/replay.json" >"$tmp/verify" 2>&1 || { cat "$tmp/verify"; fail "verify of a match replay"; }
+# --out chooses the folder; without --db or --out nothing is written.
+run 0 match "$heur" "$random" --game planowanie --games 2 --out "$tmp/o" -j 1 --no-progress
+[ -s "$tmp/o/match-heuristic-random-1/d0-s0/record.json" ] || fail "--out: no record in $(ls -R "$tmp/o" | head)"
+(cd "$tmp" && mkdir -p none && cd none && "$arbiter" match "$heur" "$random" --game planowanie --games 2 -j 1     --no-progress >/dev/null 2>&1; [ -z "$(ls -A .)" ]) || fail "a match without --db or --out left files"
 
 # The ladder: version 1 is the random bot, version 2 the heuristic bot.
 db="$tmp/ladder.sqlite"
