@@ -18,6 +18,7 @@
 #include "arbiter/ladder/ladder.hpp"
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
+#include "arbiter/tournament/preflight.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/worker_pool.hpp"
 #include "core/bot_spec.hpp"
@@ -46,6 +47,7 @@ struct MatchArgs {
     std::int64_t memory_mib = 400;
     std::string sandbox = "auto";
     bool no_progress = false;
+    bool no_preflight = false;
 };
 
 // Without --sprt the verdict is read from the LOS, with the ladder's default thresholds.
@@ -56,6 +58,7 @@ struct HeadToHead {
     BotSpec a, b;
     const GameDescriptor* game = nullptr;
     GameOptions options;
+    std::map<std::string, std::string> given_options;  // as --set gave them
     int seats = 2;
     int deal_sets = 0;
     std::uint64_t seed = 1;
@@ -90,6 +93,7 @@ HeadToHead prepare(const MatchArgs& args) {
         given[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
     h.options = GameOptions(h.game->options, given);
+    h.given_options = given;
     h.deal_sets = (args.games + h.seats - 1) / h.seats;
     h.seed = args.seed;
     h.tournament = fmt::format("match-{}-{}-{}", h.a.name, h.b.name, h.seed);
@@ -241,6 +245,26 @@ bool play(const HeadToHead& h, rating::Store& store, std::map<std::string, Match
     return !interrupt_requested() || static_cast<int>(observations(h, stored).size()) == h.deal_sets;
 }
 
+// Both bots must get through the game's set-up (the tournament's pre-flight) before a deal set
+// is played: a bot that cannot start is reported with its reason, and nothing is played.
+void preflight_both(const HeadToHead& h) {
+    tournament::TournamentConfig c;
+    c.name = h.tournament;
+    c.game = h.game->name;
+    c.seed = h.seed;
+    c.players = h.seats;
+    c.bots = {h.a, h.b};
+    c.options = h.given_options;
+    c.memory_mib = h.limits.memory_mib;
+    c.sandbox = h.limits.sandbox;
+    const auto failures = tournament::preflight(*h.game, c, h.jobs);
+    for (const auto& f : failures)
+        std::fprintf(stderr, "arbiter: bot '%s' failed the pre-flight: %s\n", f.bot.c_str(), f.reason.c_str());
+    if (failures.empty()) return;
+    std::fprintf(stderr, "arbiter: the match did not start (--no-preflight skips the check)\n");
+    throw ExitStatus{kUsageExitCode};
+}
+
 ladder::Verdict verdict_of(const HeadToHead& h, const rating::SprtSummary& s) {
     if (h.sprt) {
         if (s.decision == rating::SprtDecision::accept_h1) return ladder::Verdict::better;
@@ -256,6 +280,7 @@ void run_match_command(const MatchArgs& args) {
     const HeadToHead h = prepare(args);
     auto store = rating::Store::open(args.db.empty() ? ":memory:" : args.db, rating::OpenMode::create_or_open);
     auto stored = stored_matches(h, store);
+    if (!args.no_preflight && static_cast<int>(stored.size()) < h.deal_sets * h.seats) preflight_both(h);
     spdlog::info("match {} vs {}: {}, {} seats, up to {} deal sets of {} rotations, seed {}{}, -j {}", h.a.name, h.b.name,
                  h.game->name, h.seats, h.deal_sets, h.seats, h.seed, h.sprt ? ", SPRT " + rating::to_string(*h.sprt) : "",
                  h.jobs);
@@ -315,6 +340,8 @@ void add_head_to_head_command(CLI::App& app) {
     m->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
     m->add_flag("--no-progress", args->no_progress, "No progress line");
+    m->add_flag("--no-preflight", args->no_preflight,
+                "Skip the pre-flight (each bot started once and taken through the game's set-up first)");
     m->footer(
         "Each deal set is played once per rotation of the seats, with A and B alternating (A, B, A, B, ...): a game of\n"
         "two seats plays every deal twice, sides swapped; --players 4 (Planowanie) seats two copies of each bot (the\n"

@@ -88,6 +88,10 @@ run 0 match "$heur" "$random" --game planowanie --games 2 --out "$tmp/o" -j 1 --
 [ -s "$tmp/o/match-heuristic-random-1/d0-s0/record.json" ] || fail "--out: no record in $(ls -R "$tmp/o" | head)"
 (cd "$tmp" && mkdir -p none && cd none && "$arbiter" match "$heur" "$random" --game planowanie --games 2 -j 1     --no-progress >/dev/null 2>&1; [ -z "$(ls -A .)" ]) || fail "a match without --db or --out left files"
 
+# A bot that cannot get through the game's set-up stops the match before it starts (exit 2).
+run 2 match "$heur" "name=dead cmd=/bin/false" --game planowanie --games 4 -j 1 --no-progress
+grep -q "arbiter: bot 'dead' failed the pre-flight: p0 crashed: exited with code 1" "$tmp/err" || fail "pre-flight line"
+grep -q "the match did not start" "$tmp/err" || fail "pre-flight: the match started"
 # The ladder: version 1 is the random bot, version 2 the heuristic bot.
 db="$tmp/ladder.sqlite"
 run 5 ladder --db "$db" --game planowanie --bot "$heur" --add "name=bot-1 cmd=$bots/planowanie/random_bot" \
