@@ -153,6 +153,7 @@ struct LadderArgs {
     std::vector<std::string> sprt;
     std::string intervals = "bayeselo";
     rating::BootstrapOptions bootstrap;
+    bool no_preflight = false;
 };
 
 void run_ladder_command(const LadderArgs& a) {
@@ -170,6 +171,7 @@ void run_ladder_command(const LadderArgs& a) {
     request.intervals = interval_source(a.intervals, a.bootstrap);
     request.bootstrap = a.bootstrap;
     request.jobs = jobs_of(request.config);
+    request.preflight = !a.no_preflight;
     const GameDescriptor& game = find_game(request.config.game);
     if (request.config.players && (request.config.players < game.min_bots || request.config.players > game.max_bots))
         throw UserError(fmt::format("game '{}' takes {} to {} bots per match", game.name, game.min_bots, game.max_bots));
@@ -251,13 +253,16 @@ void add_tournament_commands(CLI::App& app) {
     auto* l = app.add_subcommand("ladder",
                                  "Register a new bot version, play it against the ladder pool, store a snapshot, "
                                  "judge it against its previous version (exit 0 better, 3 inconclusive, 4 worse, "
-                                 "5 no previous version, 6 failed every match)");
+                                 "5 no previous version, 6 failed every match or the pre-flight)");
     add_common(l, l_args->common);
     l->add_option("--add", l_args->add, "The new version: name=N cmd=\"...\"")->required();
     l->add_option("--previous", l_args->previous, "Compare with this bot (default: latest of the same name family)");
     l->add_option("--format", l_args->output, "text | json")->check(CLI::IsMember({"text", "json"}));
     l->add_option("--max-matches", l_args->max_matches, "Game budget of this run");
     l->add_option("--target-interval", l_args->target_interval, "Stop when the 95% interval half-width is below (Elo)");
+    l->add_flag("--no-preflight", l_args->no_preflight,
+                "Skip the pre-flight (the new version started once and taken through the game's set-up before its "
+                "first match; failing it is the verdict broken)");
     l->footer("Example:\n  arbiter ladder --config configs/nightly-ladder.json --db ladder.sqlite "
               "--add \"name=mybot-v2 cmd=./mybot\"");
     l->add_option("--sprt", l_args->sprt,

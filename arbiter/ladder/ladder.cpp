@@ -14,6 +14,7 @@
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/tournament/formats.hpp"
 #include "arbiter/tournament/history.hpp"
+#include "arbiter/tournament/preflight.hpp"
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
 
@@ -53,6 +54,7 @@ public:
 
 private:
     void choose_previous();
+    std::optional<std::string> preflight_failure() const;
     void play_rounds();
     std::optional<std::string> stop_reason(int round, const tournament::History& history) const;
     std::vector<int> choose_group(const tournament::History& history, int round) const;
@@ -86,6 +88,7 @@ private:
     std::map<std::string, MatchRecord> stored_;
     rating::EloOptions elo_options_;
     LadderOutcome outcome_;
+    bool failed_preflight_ = false;
 };
 
 LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, rating::Store& store,
@@ -116,6 +119,10 @@ LadderOutcome LadderRun::run() {
     if (group_size_ < game_.min_bots) {
         outcome_.verdict = Verdict::baseline;
         outcome_.stop_reason = fmt::format("the pool has {} other bot(s); a match needs {}", pool_.size(), game_.min_bots);
+    } else if (const auto failure = preflight_failure()) {
+        failed_preflight_ = true;
+        outcome_.verdict = Verdict::broken;
+        outcome_.stop_reason = "failed the pre-flight: " + *failure;
     } else {
         play_rounds();
         if (outcome_.interrupted) return outcome_;
@@ -127,7 +134,7 @@ LadderOutcome LadderRun::run() {
         outcome_.sprt_block = rating::format_sprt(*outcome_.sprt, cfg_.ladder.sprt, new_name_, *outcome_.previous,
                                                   fmt::format("{}, ladder rounds of {} seats", game_.name, group_size_));
     }
-    if (outcome_.verdict != Verdict::baseline) outcome_.verdict = verdict();
+    if (outcome_.verdict != Verdict::baseline && !failed_preflight_) outcome_.verdict = verdict();
     ladder_store_.store_run(outcome_);
     return outcome_;
 }
@@ -144,6 +151,21 @@ void LadderRun::choose_previous() {
     }
     for (const auto& b : bots_)
         if (b.family == bots_[me_].family && b.seq < bots_[me_].seq) outcome_.previous = b.name;
+}
+
+// Why the new bot cannot get through the game's set-up, if it cannot; checked before its first
+// ladder match only (a rerun resumes).
+std::optional<std::string> LadderRun::preflight_failure() const {
+    int faulted = 0;
+    if (!request_.preflight || matches_before(kAllRounds, &faulted) > 0) return std::nullopt;
+    tournament::TournamentConfig config = cfg_;
+    config.bots = {request_.new_bot};
+    config.house_bots.clear();
+    config.players = group_size_;
+    const auto failures = tournament::preflight(game_, config, 1);
+    if (failures.empty()) return std::nullopt;
+    spdlog::warn("bot '{}' failed the pre-flight: {}", new_name_, failures.front().reason);
+    return failures.front().reason;
 }
 
 void LadderRun::play_rounds() {

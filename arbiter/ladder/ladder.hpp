@@ -34,13 +34,16 @@ inline constexpr int kExitBetter = 0;
 inline constexpr int kExitInconclusive = 3;
 inline constexpr int kExitWorse = 4;
 inline constexpr int kExitBaseline = 5;  // no previous version to compare with
-inline constexpr int kExitBroken = 6;    // the new version faulted in every match
+inline constexpr int kExitBroken = 6;    // the new version faulted in every match, or failed the pre-flight
 
 struct LadderRequest {
     tournament::TournamentConfig config;     // game, seed, players, pool (bots), options, ladder settings
     BotSpec new_bot;
     std::optional<std::string> previous;     // default: latest registered bot of the same family
     int jobs = 1;
+    // Before its first ladder match the new bot goes through the tournament's pre-flight; a bot
+    // that fails it is judged broken at once, without playing.
+    bool preflight = false;
     // Polled between matches: once true, no new match starts; the run returns with
     // `interrupted` after storing the matches in progress, without a verdict or snapshot.
     std::function<bool()> stop_requested;

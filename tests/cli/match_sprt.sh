@@ -2,7 +2,8 @@
 # `arbiter match` and `arbiter ladder --sprt` through the binary, on Planowanie with the
 # sample bots: heuristic_bot beats random_bot, so an SPRT stops at its upper bound (exit 0)
 # or, with the bots swapped, at its lower bound (exit 4) long before --games; two copies of one
-# bot run out of games or stop at the lower bound; --db stores the matches and a rerun resumes.
+# bot run out of games or stop at the lower bound; --db stores the matches and a rerun resumes;
+# a bot that fails the pre-flight stops `match` (exit 2) and is a broken ladder version (exit 6).
 # Usage: match_sprt.sh ARBITER BOTS_DIR
 set -u
 arbiter=$1
@@ -106,4 +107,9 @@ run 4 ladder --db "$db" --game planowanie --add "name=bot-3 cmd=$bots/planowanie
     "${sprt[@]}" -j 2 --format json
 has '"verdict": "worse"'
 has '"decision": "H0"'
+# A new version that cannot get through the game's set-up is broken (exit 6) without a match.
+run 6 ladder --db "$db" --game planowanie --add "name=dead-1 cmd=/bin/false" --max-matches 400 -j 2
+has "stopped: failed the pre-flight: p0 crashed: exited with code 1"
+has "matches: 0 this run, 0 in all"
+has "verdict: broken (exit 6)"
 echo "ok"
