@@ -76,6 +76,17 @@ double machine_load_now() {
     return load[0] / cores;
 }
 
+MatchRecord record_for(const MatchRequest& request) {
+    MatchRecord record;
+    record.game = request.game;
+    record.config_json = request.options.to_json();
+    record.seed = request.seed;
+    record.deal_set = request.deal_set;
+    record.rotation = request.rotation;
+    record.started_at = utc_timestamp_now();
+    return record;
+}
+
 MatchRequest rotated_request(const MatchRequest& base, int rotation) {
     MatchRequest r = base;
     const int n = static_cast<int>(base.bots.size());
@@ -116,13 +127,8 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
     options.transcript_path = request.transcript_path;
     options.log_dir = request.log_dir;
 
-    MatchRecord record;
+    MatchRecord record = record_for(request);
     record.game = game.name;
-    record.config_json = request.options.to_json();
-    record.seed = request.seed;
-    record.deal_set = request.deal_set;
-    record.rotation = request.rotation;
-    record.started_at = utc_timestamp_now();
     record.machine_load = machine_load_now();
     if (!request.transcript_path.empty()) record.transcript_path = request.transcript_path.string();
     if (!request.replay_path.empty()) record.replay_path = request.replay_path.string();

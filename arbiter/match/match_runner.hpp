@@ -10,6 +10,10 @@ namespace arb {
 // found before the match starts (missing executable, bad option, missing map).
 MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request);
 
+// The record's match fields for `request` (game, options, seeds, rotation, start time), before
+// any seat's result: what a played match and a forfeited one both begin with.
+MatchRecord record_for(const MatchRequest& request);
+
 // The request for rotation r of a deal set: bots shifted cyclically by r seats
 // (seat i gets bot (i + r) mod n), same deal seed.
 MatchRequest rotated_request(const MatchRequest& base, int rotation);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "arbiter/match/match_runner.hpp"
+
 namespace arb::tournament {
 namespace {
 
@@ -74,13 +76,7 @@ std::optional<std::vector<std::string>> forfeiting_bots(const ForfeitRule& rule,
 
 MatchRecord forfeit_record(const ForfeitRule& rule, const MatchRequest& request,
                            const std::vector<std::string>& forfeiting) {
-    MatchRecord r;
-    r.game = request.game;
-    r.config_json = request.options.to_json();
-    r.seed = request.seed;
-    r.deal_set = request.deal_set;
-    r.rotation = request.rotation;
-    r.started_at = utc_timestamp_now();
+    MatchRecord r = record_for(request);
     const int n = static_cast<int>(request.bots.size());
     auto forfeits = [&](int seat) {
         return std::count(forfeiting.begin(), forfeiting.end(), request.bots[seat].name) > 0;
