@@ -20,7 +20,7 @@
 #include <set>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/process/v2/posix/default_launcher.hpp>
+#include <boost/process/v2/posix/vfork_launcher.hpp>
 #include <boost/process/v2/process.hpp>
 #include "core/user_error.hpp"
 
@@ -182,6 +182,14 @@ struct ChildSetup {
         return {};
     }
 
+    // The child could not exec; the launcher has put the reason in its error code, which the
+    // parent reads (vfork: one memory). _exit, not the launcher's exit(): atexit handlers and
+    // stdio buffers are the parent's. Variadic: the launcher's detection and its call differ.
+    template <typename... Args>
+    void on_exec_error(Args&&...) {
+        ::_exit(127);
+    }
+
     static bp2::error_code fail() { return bp2::error_code(errno, bp2::system_category()); }
 };
 
@@ -241,9 +249,12 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
 
     // A private context: the launcher notifies it of the fork, and the table's own context
-    // (with its registered descriptors) stays out of the child.
+    // (with its registered descriptors) stays out of the child. vfork, not fork: the child
+    // allocates (the context's fork notice) before exec, and in a forked copy of this
+    // multi-threaded process a lock another thread held at the fork would never be released
+    // (it hung under ASan); a vfork child shares the parent's memory and its live locks.
     boost::asio::io_context spawn_context;
-    bp2::posix::default_launcher launcher;
+    bp2::posix::vfork_launcher launcher;
     bp2::error_code ec;
     const char** argv_data = argv.data();
     // Held from the fork until the pid is registered: the zombie sweep of another seat must not
