@@ -66,13 +66,14 @@ std::vector<pid_t> own_children() {
     return children;
 }
 
-bool is_zombie(pid_t pid) {
-    const std::string text = read_proc("/proc/" + std::to_string(pid) + "/stat");
-    const auto close = text.rfind(')');
-    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
-}
-
 }  // namespace
+
+char process_state(pid_t pid) {
+    const std::string text = read_proc("/proc/" + std::to_string(pid) + "/stat");
+    // "pid (comm) S ...": the state follows the last ')', as comm may contain anything.
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() ? text[close + 2] : '\0';
+}
 
 void forget_main_process(pid_t pid) {
     const std::lock_guard lock(main_processes_mutex);
@@ -85,7 +86,7 @@ void reap_adopted_zombies() {
             const std::lock_guard lock(main_processes_mutex);
             if (main_processes.count(pid)) continue;
         }
-        if (is_zombie(pid)) ::waitpid(pid, nullptr, WNOHANG);
+        if (process_state(pid) == 'Z') ::waitpid(pid, nullptr, WNOHANG);
     }
 }
 

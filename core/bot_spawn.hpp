@@ -48,6 +48,9 @@ SpawnedBot spawn_bot(const SpawnRequest& request);
 // spawn_bot and forget_main_process, reap_adopted_zombies leaves it alone.
 void forget_main_process(pid_t pid);
 
+// The state letter of /proc/<pid>/stat ('R', 'S', 'Z', ...); '\0' when the process is gone.
+char process_state(pid_t pid);
+
 // Reaps every zombie child of the arbiter that is no bot's main process: descendants a bot
 // detached from its process group (setsid) that were re-parented to us and died. Called when a
 // seat is done; another seat's such zombies are reaped too, which nobody waits for otherwise.

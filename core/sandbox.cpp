@@ -196,17 +196,6 @@ pid_t first_child(pid_t pid) {
     return static_cast<pid_t>(std::strtol(buffer, nullptr, 10));
 }
 
-// True while `pid` runs (a zombie or a reaped process has ended).
-bool running(pid_t pid) {
-    UniqueFd fd(::open(("/proc/" + std::to_string(pid) + "/stat").c_str(), O_RDONLY | O_CLOEXEC));
-    char text[512];
-    const ssize_t n = fd.valid() ? ::read(fd.get(), text, sizeof text - 1) : -1;
-    if (n <= 0) return false;
-    text[n] = '\0';
-    const char* close = std::strrchr(text, ')');
-    return close != nullptr && close[1] == ' ' && close[2] != 'Z' && close[2] != 'X';
-}
-
 }  // namespace
 
 pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms) {
@@ -214,7 +203,8 @@ pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms) {
         const pid_t init = first_child(bwrap_pid);
         const pid_t program = init > 0 ? first_child(init) : -1;
         if (program > 0) return program;
-        if (!running(bwrap_pid)) return -1;  // the sandbox failed, or its program ended already
+        const char state = process_state(bwrap_pid);
+        if (state == '\0' || state == 'Z' || state == 'X') return -1;  // the sandbox failed, or its program ended already
         ::usleep(100);
     }
     return -1;
