@@ -42,11 +42,16 @@ void check_jobs_folder(const fs::path& dir, const std::string& db, const std::st
     const fs::path manifest = dir / "manifest.json";
     if (!fs::exists(manifest)) return;
     const json m = tournament::read_json_file(manifest);
-    if (!m.is_object() || m.value("format", "") != kManifestFormat)
+    // A member that is missing or no string reads as "" (.value() would throw a JSON type error).
+    auto text = [&m](const char* key) {
+        const auto it = m.find(key);
+        return it != m.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (!m.is_object() || text("format") != kManifestFormat)
         throw UserError(fmt::format("{}: not an arbiter job manifest", manifest.string()));
-    if (m.value("tournament", "") != name || m.value("db", "") != db)
+    if (text("tournament") != name || text("db") != db)
         throw UserError(fmt::format("{} holds the jobs of tournament '{}' of {}; plan '{}' into another folder",
-                                    dir.string(), m.value("tournament", "?"), m.value("db", "?"), name));
+                                    dir.string(), text("tournament"), text("db"), name));
 }
 
 // Job files of matches whose results are stored are removed: what is left in the folder is

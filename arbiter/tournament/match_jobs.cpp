@@ -80,9 +80,11 @@ void check_format(const json& j, const char* format, const std::string& where) {
     if (!j.is_object() || !j.contains("format") || j["format"] != format)
         throw UserError(fmt::format("{}: not an arbiter {} file (no \"format\": \"{}\")", where,
                                     format == kJobFormat ? "match job" : "match result", format));
-    if (j.value("version", 0) != kFormatVersion)
+    // Read without .value(), which throws a JSON type error for a version that is no number.
+    const auto version = j.find("version");
+    if (version == j.end() || !version->is_number_integer() || *version != kFormatVersion)
         throw UserError(fmt::format("{}: {} version {} is not the version {} this arbiter reads", where, format,
-                                    j.value("version", 0), kFormatVersion));
+                                    version == j.end() ? "(none)" : version->dump(), kFormatVersion));
 }
 
 }  // namespace

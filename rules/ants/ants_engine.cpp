@@ -239,7 +239,9 @@ std::optional<PlainOrder> parse_plain_order(std::string_view line) {
     for (long long& value : values) {
         const std::size_t start = i;
         value = 0;
-        while (i < n && line[i] >= '0' && line[i] <= '9') value = value * 10 + (line[i++] - '0');
+        // Reading stops at a seventh digit, so the value never nears overflow.
+        while (i < n && i - start <= 6 && line[i] >= '0' && line[i] <= '9')
+            value = value * 10 + (line[i++] - '0');
         if (i == start || i - start > 6 || i >= n || line[i] != ' ') return std::nullopt;
         ++i;
     }
