@@ -27,6 +27,7 @@ struct Failure {
     std::string status;      // as stored
     std::string detail;
     std::string transcript;  // link target, "" if none
+    std::string stderr_tail;
 };
 
 struct FaultCounts {
@@ -64,6 +65,7 @@ th { background: #f3f3f3; } td.name, th.name { text-align: left; }
 .chart { max-width: 900px; margin-bottom: 1.5em; }
 .note { color: #666; font-size: .9em; }
 .bad { color: #a00; font-weight: bold; }
+pre.tail { margin: 0; font-size: .85em; white-space: pre-wrap; max-width: 40em; max-height: 8em; overflow: auto; }
 .cross td { text-align: center; min-width: 4em; }
 .settings th { text-align: left; vertical-align: top; } .settings td { text-align: left; }
 .matches td { vertical-align: top; text-align: left; } .matches td.n { text-align: right; }
@@ -246,7 +248,7 @@ std::string failed_seats_list(const std::vector<Failure>& failures, int max_fail
         fmt::format("<details><summary>{} failed seats{}</summary>\n<table><tr><th class=\"name\">Match</th>"
                     "<th>Started</th>"
                     "<th class=\"name\">Bot</th><th class=\"name\">Status</th><th class=\"name\">Detail</th>"
-                    "<th class=\"name\">Transcript</th></tr>\n",
+                    "<th class=\"name\">Transcript</th><th class=\"name\">Last stderr lines</th></tr>\n",
                     failures.size(),
                     static_cast<int>(failures.size()) > max_failure_links
                         ? fmt::format(" (the last {} listed)", max_failure_links)
@@ -256,11 +258,13 @@ std::string failed_seats_list(const std::vector<Failure>& failures, int max_fail
     for (std::size_t i = first; i < failures.size(); ++i) {
         const auto& f = failures[i];
         body += fmt::format("<tr><td class=\"name\"><a href=\"#m{}\">{}</a></td><td>{}</td><td class=\"name\">{}</td>"
-                            "<td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td></tr>\n",
+                            "<td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
+                            "<td class=\"name\">{}</td></tr>\n",
                             f.match_id, escape_html(f.key), escape_html(f.started_at), escape_html(f.bot),
                             escape_html(f.status),
                             escape_html(f.detail),
-                            f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>");
+                            f.transcript.empty() ? "" : "<a href=\"" + escape_html(f.transcript) + "\">transcript</a>",
+                            f.stderr_tail.empty() ? "" : "<pre class=\"tail\">" + escape_html(f.stderr_tail) + "</pre>");
     }
     return body + "</table></details>\n";
 }
@@ -282,7 +286,7 @@ std::string failures_section(const std::vector<ReportMatch>& matches, const Repo
             else ++c.other;
             failures.push_back({m.id, m.schedule_key.value_or("#" + std::to_string(m.id)), m.started_at, p.bot,
                                 p.status, p.detail,
-                                link_if_exists(m.transcript_path, options.out_dir)});
+                                link_if_exists(m.transcript_path, options.out_dir), p.stderr_tail});
         }
     }
     if (failures.empty()) return "";

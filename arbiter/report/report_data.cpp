@@ -30,6 +30,7 @@ ReportSeat read_seat(const Statement& st) {
     s.longest_reply_s = st.column_double(9);
     s.requests = st.column_int64(10);
     s.peak_memory_kib = st.column_int64(11);
+    s.stderr_tail = st.column_text(12);
     return s;
 }
 
@@ -65,9 +66,14 @@ std::vector<ReportMatch> load_report_matches(const rating::Store& store, const s
     }
     if (out.empty()) return out;
 
+    // A store of schema version 1, read without migrating, has no stderr tails yet.
+    Statement has_tails = store.prepare("SELECT count(*) FROM pragma_table_info('participants') WHERE name = 'stderr_tail'");
+    const bool tails = has_tails.step() && has_tails.column_int64(0) > 0;
     Statement p = store.prepare(
         "SELECT p.match_id, b.name, p.seat, p.score, p.rank, p.status, p.detail, p.wall_used_s, p.cpu_used_s,"
-        " p.longest_reply_s, p.requests, p.peak_memory_kib FROM participants p JOIN bots b ON b.id = p.bot_id"
+        " p.longest_reply_s, p.requests, p.peak_memory_kib, " +
+        std::string(tails ? "p.stderr_tail" : "''") +
+        " FROM participants p JOIN bots b ON b.id = p.bot_id"
         " WHERE p.match_id IN (SELECT m.id FROM matches m" +
         where + ") ORDER BY p.match_id, p.position");
     bind_where(p, game, tournament);

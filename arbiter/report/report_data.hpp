@@ -23,6 +23,7 @@ struct ReportSeat {
     double longest_reply_s = 0;
     std::int64_t requests = 0;
     std::int64_t peak_memory_kib = 0;
+    std::string stderr_tail;  // the last lines the bot wrote to stderr ("" when none or not stored)
 };
 
 struct ReportPair {

@@ -96,6 +96,7 @@ std::string make_store(const fs::path& dir) {
         if (s == 2) {
             r.participants[1].status = SeatStatus::crashed;
             r.participants[1].detail = "exit 3 <oops>";
+            r.participants[1].stderr_tail = "reading hand\nassert <failed>";
         }
         store.insert_match(r, std::string("t1"), "t1/r0/g0/s" + std::to_string(s));
     }
@@ -163,6 +164,9 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK(has(html, "<th>Other</th>"));
     CHECK(has(html, "<span class=\"bad\" title=\"exit 3 &lt;oops&gt;\">crashed</span>"));
     CHECK(has(html, ">forfeited</span>"));
+    // The failed seat's last stderr lines, escaped, in the list of failed seats.
+    CHECK(has(html, "<th class=\"name\">Last stderr lines</th>"));
+    CHECK(has(html, "<pre class=\"tail\">reading hand\nassert &lt;failed&gt;</pre>"));
     // The match list by schedule key, with links to the files that exist, relative to the report.
     CHECK(has(html, "<h3>Matches</h3>"));
     CHECK(has(html, "<details open><summary>t1/r0 &middot; 3 matches"));
