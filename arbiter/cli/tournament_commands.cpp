@@ -18,6 +18,7 @@
 #include "core/interrupt.hpp"
 #include "core/user_error.hpp"
 #include "arbiter/ladder/ladder.hpp"
+#include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/report/html_report.hpp"
 #include "arbiter/tournament/history.hpp"
@@ -216,6 +217,7 @@ void run_report_command(const ReportArgs& a) {
     options.intervals = interval_source(a.intervals, a.bootstrap);  // before the store: a typo touches nothing
     auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
     options.out_dir = a.out;
+    options.files_root = default_files_root(a.db);
     if (!a.game.empty()) options.game = a.game;
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;

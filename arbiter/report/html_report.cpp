@@ -428,7 +428,8 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
     std::vector<std::string> reported, tournaments;
     for (const auto& game : games) {
         const rating::MatchFilter filter = filter_for(game, options);
-        const auto matches = load_report_matches(store, game, options.tournament);
+        auto matches = load_report_matches(store, game, options.tournament);
+        relocate_match_files(matches, options.files_root);
         if (matches.empty()) continue;
         if (reported.empty()) ensure_folder(options.out_dir, "--out");  // links are made relative to it
         json g;

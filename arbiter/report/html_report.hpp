@@ -26,6 +26,10 @@ struct ReportOptions {
     std::optional<std::string> tournament;  // only this tournament's matches
     std::filesystem::path chartjs = "/usr/share/javascript/chart.js/chart.min.js";
     int max_failure_links = 200;            // per game
+    // Where the database keeps its match files by default ("<db stem>-files" beside it). Files are
+    // stored by absolute path; one that is gone is looked for here under the same folders, so
+    // the links survive moving the database together with that folder.
+    std::filesystem::path files_root;
     // The rating table's intervals and the LOS matrix: bayeselo's, or the bootstrap over matches.
     rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
     rating::BootstrapOptions bootstrap;

@@ -36,6 +36,28 @@ ReportSeat read_seat(const Statement& st) {
 
 }  // namespace
 
+namespace {
+
+std::string relocated(const std::string& file, const std::filesystem::path& files_root) {
+    std::error_code ec;
+    if (file.empty() || std::filesystem::exists(file, ec)) return file;
+    const std::string marker = "/" + files_root.filename().string() + "/";
+    const auto at = file.rfind(marker);
+    if (at == std::string::npos) return file;
+    const std::filesystem::path moved = files_root / file.substr(at + marker.size());
+    return std::filesystem::exists(moved, ec) ? moved.string() : file;
+}
+
+}  // namespace
+
+void relocate_match_files(std::vector<ReportMatch>& matches, const std::filesystem::path& files_root) {
+    if (files_root.empty() || files_root.filename().empty()) return;
+    for (auto& m : matches) {
+        m.transcript_path = relocated(m.transcript_path, files_root);
+        m.replay_path = relocated(m.replay_path, files_root);
+    }
+}
+
 std::vector<ReportMatch> load_report_matches(const rating::Store& store, const std::string& game,
                                              const std::optional<std::string>& tournament) {
     const std::string where = match_where(tournament);

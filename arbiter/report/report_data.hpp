@@ -3,6 +3,7 @@
 // seat status this build does not know (a newer arbiter's, e.g. "forfeited") is shown as stored
 // instead of failing the whole report.
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,11 @@ struct TournamentInfo {
 };
 
 // The matches of one game (and tournament, when given), in id order, with seats and pairs.
+// Points match file paths that no longer exist at `files_root` when the file is there under
+// the same folders below a "<files_root name>/" component of the stored path (a moved database
+// folder); other paths stay as stored.
+void relocate_match_files(std::vector<ReportMatch>& matches, const std::filesystem::path& files_root);
+
 std::vector<ReportMatch> load_report_matches(const rating::Store& store, const std::string& game,
                                              const std::optional<std::string>& tournament);
 

@@ -195,6 +195,34 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK_FALSE(has(html, "Rating history"));
 }
 
+TEST_CASE("a database moved with its files folder keeps the report's links") {
+    const auto before = temp_dir("moved-before");
+    const auto after = temp_dir("moved-after");
+    fs::remove_all(after);
+    {
+        auto store = rating::Store::open((before / "t.sqlite").string(), rating::OpenMode::create_or_open);
+        MatchRecord r = record({{"alpha", 2}, {"beta", 1}}, 7);
+        const fs::path folder = write_match_folder(before / "t-files", "r0-g0-s0", true);
+        r.transcript_path = (folder / "transcript.txt").string();
+        r.replay_path = (folder / "replay.txt").string();
+        store.insert_match(r, std::string("t1"), "t1/r0/g0/s0");
+    }
+    fs::rename(before, after);
+    auto store = rating::Store::open((after / "t.sqlite").string(), rating::OpenMode::read_only);
+    report::ReportOptions options;
+    options.out_dir = after / "report";
+    options.chartjs = "";
+    options.files_root = after / "t-files";
+    const std::string html = read(report::write_html_report(store, options).page);
+    CHECK(has(html, "<a href=\"../t-files/t1/r0-g0-s0/transcript.txt\">transcript</a>"));
+    CHECK(has(html, "<a href=\"../t-files/t1/r0-g0-s0/replay.txt\">replay</a>"));
+    CHECK(has(html, "<a href=\"../t-files/t1/r0-g0-s0/record.json\">record</a>"));
+    // Without the files folder the stored paths are dead, and nothing is linked.
+    options.files_root.clear();
+    const std::string unlinked = read(report::write_html_report(store, options).page);
+    CHECK_FALSE(has(unlinked, "transcript.txt"));
+}
+
 TEST_CASE("sections without data are left out") {
     const auto dir = temp_dir("bare");
     const std::string db = (dir / "b.sqlite").string();
