@@ -129,9 +129,12 @@ void run_plan_command(const PlanArgs& a) {
     tournament::validate(c, game.min_bots, game.max_bots);
     check_bots(tournament::participants_of(c));
     const fs::path dir = a.out;
-    auto store = rating::Store::open(a.tournament.common.db, rating::OpenMode::create_or_open);
     const std::string db = fs::absolute(a.tournament.common.db).lexically_normal().string();
     check_jobs_folder(dir, db, c.name);
+    // On this machine, before anything is written: a bot that cannot start here most likely
+    // cannot start where the jobs run either (they share its path).
+    preflight_bots(a.tournament, game, c, "no job was written");
+    auto store = rating::Store::open(a.tournament.common.db, rating::OpenMode::create_or_open);
     ensure_folder(dir, "--out");
 
     const std::vector<tournament::Job> unplayed = plan_matches(c, game, store);
@@ -250,6 +253,9 @@ void add_cluster_commands(CLI::App& app) {
     p->add_option("--out", p_args->out, "Jobs folder: job-r<round>-g<group>-s<seating>.json, jobs.txt, manifest.json")
         ->required();
     p->add_flag("--reissue", p_args->reissue, "Write again the jobs planned earlier that have no result yet");
+    p_args->tournament.allow_broken_offered = false;
+    p->add_flag("--no-preflight", p_args->tournament.no_preflight,
+                "Do not start every bot once on this machine before writing the jobs");
     p->callback([p_args] { run_plan_command(*p_args); });
 
     auto r_args = std::make_shared<RunJobArgs>();

@@ -2,13 +2,19 @@
 #include "arbiter/cli/tournament_args.hpp"
 
 #include <algorithm>
+#include <set>
+#include <cstdio>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <thread>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/tournament/formats.hpp"
+#include "arbiter/tournament/preflight.hpp"
 #include "core/bot_spec.hpp"
 #include "core/sandbox.hpp"
 #include "core/user_error.hpp"
@@ -134,6 +140,30 @@ tournament::TournamentConfig tournament_config_from(const TournamentArgs& a) {
     if (a.all_seatings) c.all_seatings = *a.all_seatings;
     if (c.name.empty()) c.name = c.game;
     return c;
+}
+
+// Pre-flight: a bot that cannot get through the game's set-up stops the tournament before it
+// starts (one line per bot, exit 2), or with --allow-broken forfeits every match it is in.
+std::set<std::string> preflight_bots(const TournamentArgs& a, const GameDescriptor& game,
+                                     const tournament::TournamentConfig& c, const char* what) {
+    if (a.no_preflight) return {};
+    const auto start = std::chrono::steady_clock::now();
+    const auto failures = tournament::preflight(game, c, jobs_of(c));
+    spdlog::info("pre-flight: {} of {} bots got through the game's set-up",
+                 tournament::participants_of(c).size() - failures.size(), tournament::participants_of(c).size());
+    spdlog::debug("pre-flight took {:.2f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::set<std::string> broken;
+    for (const auto& f : failures) {
+        if (a.allow_broken) spdlog::warn("bot '{}' failed the pre-flight ({}): its matches are forfeited", f.bot, f.reason);
+        else std::fprintf(stderr, "arbiter: bot '%s' failed the pre-flight: %s\n", f.bot.c_str(), f.reason.c_str());
+        broken.insert(f.bot);
+    }
+    if (!broken.empty() && !a.allow_broken) {
+        std::fprintf(stderr, "arbiter: %s (%s--no-preflight skips the check)\n", what,
+                     a.allow_broken_offered ? "--allow-broken plays it with their matches forfeited, " : "");
+        throw ExitStatus{kUsageExitCode};
+    }
+    return broken;
 }
 
 }  // namespace arb::cli

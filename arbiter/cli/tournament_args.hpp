@@ -3,6 +3,7 @@
 // config they make: the config file first, each given flag overriding it.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct TournamentArgs {
     int rating_interval = 0;
     std::optional<int> max_faults;
     bool allow_broken = false;
+    bool allow_broken_offered = true;  // false where the command has no --allow-broken (plan)
     bool no_preflight = false;
 };
 
@@ -53,5 +55,11 @@ tournament::TournamentConfig base_config(const CommonArgs& a);
 // The config the flags describe, with the name defaulted; not yet validated against the game.
 tournament::TournamentConfig tournament_config_from(const TournamentArgs& a);
 int jobs_of(const tournament::TournamentConfig& c);
+
+// Pre-flight: every bot once through the game's set-up. One that fails stops the command before
+// anything is played or written (a line per bot, then "arbiter: <what>", exit 2), or with
+// --allow-broken is returned, for its matches to be forfeited. Nothing with --no-preflight.
+std::set<std::string> preflight_bots(const TournamentArgs& a, const GameDescriptor& game,
+                                     const tournament::TournamentConfig& c, const char* what);
 
 }  // namespace arb::cli

@@ -34,29 +34,6 @@ namespace {
 
 using tournament::TournamentConfig;
 
-// Pre-flight: a bot that cannot get through the game's set-up stops the tournament before it
-// starts (one line per bot, exit 2), or with --allow-broken forfeits every match it is in.
-std::set<std::string> preflight_bots(const TournamentArgs& a, const GameDescriptor& game, const TournamentConfig& c) {
-    if (a.no_preflight) return {};
-    const auto start = std::chrono::steady_clock::now();
-    const auto failures = tournament::preflight(game, c, jobs_of(c));
-    spdlog::info("pre-flight: {} of {} bots got through the game's set-up",
-                 tournament::participants_of(c).size() - failures.size(), tournament::participants_of(c).size());
-    spdlog::debug("pre-flight took {:.2f} s", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    std::set<std::string> broken;
-    for (const auto& f : failures) {
-        if (a.allow_broken) spdlog::warn("bot '{}' failed the pre-flight ({}): its matches are forfeited", f.bot, f.reason);
-        else std::fprintf(stderr, "arbiter: bot '%s' failed the pre-flight: %s\n", f.bot.c_str(), f.reason.c_str());
-        broken.insert(f.bot);
-    }
-    if (!broken.empty() && !a.allow_broken) {
-        std::fprintf(stderr, "arbiter: the tournament did not start (--allow-broken plays it with their matches "
-                             "forfeited, --no-preflight skips the check)\n");
-        throw ExitStatus{kUsageExitCode};
-    }
-    return broken;
-}
-
 void print_faults(const tournament::TournamentOutcome& outcome, const tournament::ForfeitRule& rule) {
     bool any_fault = false;
     for (const auto& [bot, f] : outcome.faults) {
@@ -100,7 +77,7 @@ void run_tournament_command(const TournamentArgs& a) {
     check_bots(tournament::participants_of(c));
 
     tournament::RunnerOptions options;
-    options.forfeits.broken = preflight_bots(a, game, c);
+    options.forfeits.broken = preflight_bots(a, game, c, "the tournament did not start");
     options.forfeits.max_faults = a.max_faults;
     auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
     options.jobs = jobs_of(c);
