@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -123,6 +124,7 @@ struct ChildSetup {
     const char* const* envp = nullptr;
     const std::vector<int>* cgroup_fds = nullptr;
     int netns_fd = -1;
+    long user = -1;  // -1: keep the arbiter's
     struct Limit {
         int resource;
         rlim_t value;
@@ -155,6 +157,14 @@ struct ChildSetup {
             if (::write(fd, pid_text, len) != len) return fail();
         }
         if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) return fail();
+        // The seat's own user, before the parent-death signal (a change of user clears it).
+        // Raw system calls: glibc's wrappers would signal every thread of the (vforked-from)
+        // arbiter to change them all.
+        if (user >= 0) {
+            if (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setresgid, user, user, user) != 0 ||
+                ::syscall(SYS_setresuid, user, user, user) != 0)
+                return fail();
+        }
         // Own session and process group: the arbiter signals the whole group (shell wrappers'
         // children too), and without a controlling terminal a bot cannot push keystrokes into
         // the user's terminal (TIOCSTI).
@@ -241,6 +251,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     setup.envp = envp.data();
     setup.cgroup_fds = &cgroup_fds;
     setup.netns_fd = request.netns;
+    if (request.user) setup.user = static_cast<long>(*request.user);
     auto add_limit = [&](int resource, std::uint64_t value) {
         setup.limits[setup.limit_count++] = {resource, static_cast<rlim_t>(value)};
     };

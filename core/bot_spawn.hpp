@@ -32,6 +32,7 @@ struct SpawnRequest {
     ChildResourceLimits limits;
     std::vector<std::filesystem::path> cgroup_procs_files;  // the child writes its pid to each
     int netns = -1;  // a network namespace the child joins before exec (-1: the arbiter's)
+    std::optional<uid_t> user;  // the child switches to this user and group id (no other groups)
 };
 
 struct SpawnedBot {

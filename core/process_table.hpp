@@ -34,6 +34,7 @@ struct Limits {
     std::size_t max_line_bytes = 1 << 20;      // longer line = overflow
     std::size_t stderr_cap_bytes = 1 << 20;    // per seat log; the rest is drained and dropped
     SandboxMode sandbox = SandboxMode::automatic;  // bubblewrap confinement (core/sandbox.hpp)
+    bool seat_users = false;  // each seat runs as a user id of its own (root only; core/seat_users.hpp)
 
     friend bool operator==(const Limits&, const Limits&) = default;
 };

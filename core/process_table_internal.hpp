@@ -31,6 +31,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "core/bot_limits.hpp"
+#include "core/seat_users.hpp"
 #include "core/bot_spawn.hpp"
 #include "core/line_splitter.hpp"
 #include "core/process_table.hpp"
@@ -124,6 +125,7 @@ struct SeatProcess {
     UniqueFd schedstat;  // /proc/<pid>/schedstat: CPU and run-queue wait of the main thread
     UniqueFd proc_stat;  // /proc/<pid>/stat: its state (running or runnable = 'R')
     BotCgroup cgroup;
+    SeatUser user;  // held until every process of the seat is gone (--seat-users)
     // Read from the cgroup just before it is removed.
     std::optional<std::int64_t> peak_memory_kib_cache;
     std::optional<Nanos> cpu_total_cache;

@@ -67,6 +67,12 @@ void ProcessTableImpl::start_seat(int s) {
     prepare_endpoint(s, request);
     seat.process.cgroup = create_bot_cgroup(limits_plan_, options_.limits, launch.info.label);
     request.limits = child_limits(limits_plan_, options_.limits);
+    if (options_.limits.seat_users) {
+        seat.process.user = take_seat_user();
+        request.user = seat.process.user.id();
+        // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
+        if (options_.limits.max_processes > 0) request.limits.processes = options_.limits.max_processes;
+    }
     request.cgroup_procs_files = seat.process.cgroup.procs_files();
 
     if (!options_.log_dir.empty()) {
@@ -354,6 +360,7 @@ void ProcessTableImpl::release_seat(int s) {
     process.peak_memory_kib_cache = process.cgroup.peak_memory_kib();
     process.cpu_total_cache = process.cgroup.cpu_used();
     process.cgroup.remove();
+    process.user = SeatUser();  // its id is free for another seat now that nothing of it runs
     reap_adopted_zombies();
     if (seat.channel.out) seat.channel.out->close();
     if (seat.log.err.pipe) seat.log.err.pipe->close();

@@ -31,6 +31,7 @@ struct PlayArgs {
     std::string replay_path;
     std::int64_t memory_mib = 400;
     std::string sandbox = "auto";
+    bool seat_users = false;
     bool freeze = false;
     std::map<std::string, std::string> game_options;
 };
@@ -73,6 +74,7 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     base.options = GameOptions(game.options, args.game_options);
     base.limits.memory_mib = args.memory_mib;
     base.limits.sandbox = sandbox_mode_from_string(args.sandbox);
+    base.limits.seat_users = args.seat_users;
     base.freeze_idle = args.freeze;
     check_bots(base.bots);
 
@@ -152,6 +154,7 @@ void add_game_commands(CLI::App& app) {
         if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
         sub->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
             ->check(CLI::IsMember({"auto", "bwrap", "none"}));
+        sub->add_flag("--seat-users", args->seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
             ->check(memory_mib_range())
             ->capture_default_str();

@@ -46,6 +46,7 @@ struct MatchArgs {
     std::string out;
     std::int64_t memory_mib = 400;
     std::string sandbox = "auto";
+    bool seat_users = false;
     bool no_progress = false;
     bool no_preflight = false;
 };
@@ -99,6 +100,7 @@ HeadToHead prepare(const MatchArgs& args) {
     h.tournament = fmt::format("match-{}-{}-{}", h.a.name, h.b.name, h.seed);
     h.limits.memory_mib = args.memory_mib;
     h.limits.sandbox = sandbox_mode_from_string(args.sandbox);
+    h.limits.seat_users = args.seat_users;
     h.jobs = args.jobs.value_or(tournament::core_count());
     if (h.jobs < 1) throw UserError("-j must be at least 1");
     check_bots({h.a, h.b});
@@ -257,6 +259,7 @@ void preflight_both(const HeadToHead& h) {
     c.options = h.given_options;
     c.memory_mib = h.limits.memory_mib;
     c.sandbox = h.limits.sandbox;
+    c.seat_users = h.limits.seat_users;
     const auto failures = tournament::preflight(*h.game, c, h.jobs);
     for (const auto& f : failures)
         std::fprintf(stderr, "arbiter: bot '%s' failed the pre-flight: %s\n", f.bot.c_str(), f.reason.c_str());
@@ -339,6 +342,7 @@ void add_head_to_head_command(CLI::App& app) {
     m->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
     m->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
+    m->add_flag("--seat-users", args->seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
     m->add_flag("--no-progress", args->no_progress, "No progress line");
     m->add_flag("--no-preflight", args->no_preflight,
                 "Skip the pre-flight (each bot started once and taken through the game's set-up first)");

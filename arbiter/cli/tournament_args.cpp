@@ -37,6 +37,7 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
     cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
     cmd->add_option("--sandbox", a.sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
         ->check(CLI::IsMember({"auto", "bwrap", "none"}));
+    cmd->add_flag("--seat-users", a.seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
 }
 
 namespace {
@@ -95,6 +96,7 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     if (!a.out.empty()) c.out_dir = a.out;
     if (a.memory_mib) c.memory_mib = *a.memory_mib;
     if (!a.sandbox.empty()) c.sandbox = sandbox_mode_from_string(a.sandbox);
+    if (a.seat_users) c.seat_users = true;
     return c;
 }
 

@@ -25,6 +25,7 @@ struct CommonArgs {
     std::string out;
     std::optional<std::int64_t> memory_mib;
     std::string sandbox;
+    bool seat_users = false;
 };
 
 struct TournamentArgs {

@@ -282,6 +282,7 @@ MatchRequest LadderRun::match_request(const std::vector<int>& group, const std::
     r.options = options_;
     r.limits.memory_mib = cfg_.memory_mib;
     r.limits.sandbox = cfg_.sandbox;
+    r.limits.seat_users = cfg_.seat_users;
     r.freeze_idle = cfg_.freeze_idle;
     // Its folder: <--out or <db folder>/<db stem>-files>/ladder/<game>/<bot>/r<round>-s<seating>.
     const std::filesystem::path root = !cfg_.out_dir.empty() ? std::filesystem::absolute(cfg_.out_dir)

@@ -49,7 +49,8 @@ BotSpec bot_from_json(const json& j) { return parse_bot_spec(j.get<std::string>(
 json limits_to_json(const Limits& l) {
     json j = {{"memory_mib", l.memory_mib},         {"max_processes", l.max_processes},
               {"core_dumps", l.core_dumps},         {"max_line_bytes", l.max_line_bytes},
-              {"stderr_cap_bytes", l.stderr_cap_bytes}, {"sandbox", to_string(l.sandbox)}};
+              {"stderr_cap_bytes", l.stderr_cap_bytes}, {"sandbox", to_string(l.sandbox)},
+              {"seat_users", l.seat_users}};
     j["cpu_seconds"] = l.cpu_seconds ? json(*l.cpu_seconds) : json(nullptr);
     return j;
 }
@@ -63,6 +64,7 @@ Limits limits_from_json(const json& j) {
     l.max_line_bytes = json_integer<std::size_t>(j.at("max_line_bytes"));
     l.stderr_cap_bytes = json_integer<std::size_t>(j.at("stderr_cap_bytes"));
     l.sandbox = sandbox_mode_from_string(j.at("sandbox").get<std::string>());
+    l.seat_users = j.value("seat_users", false);  // absent in jobs planned before the key existed
     return l;
 }
 

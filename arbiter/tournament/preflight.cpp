@@ -118,6 +118,7 @@ MatchRequest probe_request(const GameDescriptor& game, const TournamentConfig& c
     r.options = GameOptions(game.options, config.options);
     r.limits.memory_mib = config.memory_mib;
     r.limits.sandbox = config.sandbox;
+    r.limits.seat_users = config.seat_users;
     r.freeze_idle = config.freeze_idle;
     r.log_dir = logs;
     fs::create_directories(logs);

@@ -137,7 +137,8 @@ const std::vector<std::string>& known_keys() {
     static const std::vector<std::string> keys = {
         "name",    "game",        "pairing",    "format",     "seed",        "rounds",    "time_budget",
         "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
-        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder", "sandbox"};
+        "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder", "sandbox",
+        "seat_users"};
     return keys;
 }
 
@@ -213,6 +214,7 @@ public:
                 fail("/sandbox", e.what());
             }
         }
+        if (has("seat_users")) c.seat_users = boolean("seat_users");
         if (has("ladder")) c.ladder = ladder();
         return c;
     }

@@ -86,6 +86,7 @@ struct TournamentConfig {
     std::string out_dir;
     int jobs = 0;                    // 0 = number of cores; not part of the tournament's identity
     SandboxMode sandbox = SandboxMode::automatic;  // bot confinement; not part of the identity either
+    bool seat_users = false;  // each bot as a user id of its own (root only); not part of the identity
     std::map<std::string, std::string> option_locations;
     LadderSettings ladder;  // option key -> "FILE:LINE" for messages
 

@@ -6,10 +6,12 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <thread>
 
 #include "core/bot_spawn.hpp"
+#include "core/seat_users.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;
@@ -67,12 +69,15 @@ std::string ask(ProcessTable& table, int seat, const std::string& line) {
 
 // Victim (seat 0) and attacker (seat 1); returns the attacker's report and the victim's reply.
 std::pair<std::string, std::string> attack(SandboxMode mode, const std::string& tag, std::vector<std::string> flags,
-                                           std::map<std::string, std::string> victim_env = {}) {
+                                           std::map<std::string, std::string> victim_env = {},
+                                           bool seat_users = false) {
     SeatLaunch victim = hostile_seat("victim", {"--tag", tag});
     victim.bot.env = std::move(victim_env);
     flags.insert(flags.end(), {"--target", tag});
     std::vector<SeatLaunch> seats{victim, hostile_seat("attacker", flags)};
-    auto table = ProcessTable::launch(std::move(seats), with_sandbox(mode));
+    TableOptions options = with_sandbox(mode);
+    options.limits.seat_users = seat_users;
+    auto table = ProcessTable::launch(std::move(seats), options);
     REQUIRE(ask(*table, 0, "warm-up") == "echo warm-up");
     const std::string report = ask(*table, 1, "attack");
     const std::string victim_reply = ask(*table, 0, "still there");
@@ -119,6 +124,55 @@ TEST_CASE("a confined bot cannot read another bot's environment or kill it") {
     const auto [report, victim] = attack(SandboxMode::bwrap, marker("kill"), {"--signal"});
     CHECK(report == "signalled 0");
     CHECK(victim == "echo still there");
+}
+
+// --seat-users: each seat runs as a user id of its own (core/seat_users.hpp), which keeps bots
+// apart even without the sandbox, and away from what only root may read.
+TEST_CASE("with seat users, bots without the sandbox cannot forge, read or signal each other") {
+    if (::geteuid() != 0) {
+        MESSAGE("skipped: seat users need a root arbiter");
+        return;
+    }
+    const auto [report, victim] = attack(SandboxMode::none, marker("forge-users"), {"--forge"}, {}, true);
+    CHECK(report == "forged 0");
+    CHECK(victim == "echo still there");
+    const std::map<std::string, std::string> secret{{"SEAT_SECRET", "victim-secret-42"}};
+    CHECK(attack(SandboxMode::none, marker("env-users"), {"--environ", "SEAT_SECRET"}, secret, true).first ==
+          "environ none");
+    const auto [signalled, alive] = attack(SandboxMode::none, marker("kill-users"), {"--signal"}, {}, true);
+    CHECK(signalled == "signalled 0");
+    CHECK(alive == "echo still there");
+}
+
+TEST_CASE("with seat users every seat has its own user id, with and without the sandbox") {
+    if (::geteuid() != 0) {
+        MESSAGE("skipped: seat users need a root arbiter");
+        return;
+    }
+    for (const SandboxMode mode : {SandboxMode::none, SandboxMode::bwrap}) {
+        if (mode == SandboxMode::bwrap && !bwrap_works()) continue;
+        INFO("sandbox " << to_string(mode));
+        std::vector<SeatLaunch> seats;
+        for (const std::string label : {"a", "b"}) {
+            SeatLaunch seat = hostile_seat(label, {});
+            seat.info.bot = label == "a" ? 0 : 1;
+            seat.bot = parse_bot_spec("name=" + label +
+                                      " cmd=\"/bin/sh -c 'while read l; do echo $(id -u) "
+                                      "$(cat /etc/shadow >/dev/null 2>&1 && echo read || echo denied); done'\"");
+            seats.push_back(seat);
+        }
+        TableOptions options = with_sandbox(mode);
+        options.limits.seat_users = true;
+        auto table = ProcessTable::launch(std::move(seats), options);
+        const std::string a = ask(*table, 0, "who"), b = ask(*table, 1, "who");
+        table->close();
+        INFO(a << " / " << b);
+        const auto uid_of = [](const std::string& reply) { return std::stoll(reply.substr(0, reply.find(' '))); };
+        CHECK(uid_of(a) >= kSeatUidBase);
+        CHECK(uid_of(b) >= kSeatUidBase);
+        CHECK(uid_of(a) != uid_of(b));
+        if (std::filesystem::exists("/etc/shadow")) CHECK(a.ends_with(" denied"));
+    }
 }
 
 TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the host") {
