@@ -360,7 +360,9 @@ void ProcessTableImpl::release_seat(int s) {
     process.peak_memory_kib_cache = process.cgroup.peak_memory_kib();
     process.cpu_total_cache = process.cgroup.cpu_used();
     process.cgroup.remove();
-    process.user = SeatUser();  // its id is free for another seat now that nothing of it runs
+    // Its id is free for another seat once nothing of this one runs; a process that outlived
+    // SIGKILL keeps it taken until the table goes.
+    if (process.group_gone) process.user = SeatUser();
     reap_adopted_zombies();
     if (seat.channel.out) seat.channel.out->close();
     if (seat.log.err.pipe) seat.log.err.pipe->close();

@@ -34,10 +34,6 @@ ReportSeat read_seat(const Statement& st) {
     return s;
 }
 
-}  // namespace
-
-namespace {
-
 std::string relocated(const std::string& file, const std::filesystem::path& files_root) {
     std::error_code ec;
     if (file.empty() || std::filesystem::exists(file, ec)) return file;
