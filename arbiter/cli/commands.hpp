@@ -26,6 +26,13 @@ inline CLI::Validator unsigned_integer() {
         "", "unsigned");
 }
 
+// --sandbox and --seat-users, worded alike in every command that starts bots.
+inline void add_confinement_flags(CLI::App* cmd, std::string& sandbox, bool& seat_users) {
+    cmd->add_option("--sandbox", sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
+        ->check(CLI::IsMember({"auto", "bwrap", "none"}));
+    cmd->add_flag("--seat-users", seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
+}
+
 // Memory limits in MiB: 0 (none) to 1 TiB, so that nothing wraps when converted to bytes.
 inline CLI::Validator memory_mib_range() {
     return CLI::Validator(

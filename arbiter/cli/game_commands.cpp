@@ -152,9 +152,7 @@ void add_game_commands(CLI::App& app) {
         sub->add_option("--replay", args->replay_path, "Write the game's replay/log file here");
         // The name this game's replay had before every game called it --replay.
         if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
-        sub->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
-            ->check(CLI::IsMember({"auto", "bwrap", "none"}));
-        sub->add_flag("--seat-users", args->seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
+        add_confinement_flags(sub, args->sandbox, args->seat_users);
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
             ->check(memory_mib_range())
             ->capture_default_str();

@@ -340,9 +340,7 @@ void add_head_to_head_command(CLI::App& app) {
                   "Folder for each match's record, replay, transcript and stderr logs (default: beside --db, none "
                   "without it)");
     m->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
-    m->add_option("--sandbox", args->sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
-        ->check(CLI::IsMember({"auto", "bwrap", "none"}));
-    m->add_flag("--seat-users", args->seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
+    add_confinement_flags(m, args->sandbox, args->seat_users);
     m->add_flag("--no-progress", args->no_progress, "No progress line");
     m->add_flag("--no-preflight", args->no_preflight,
                 "Skip the pre-flight (each bot started once and taken through the game's set-up first)");

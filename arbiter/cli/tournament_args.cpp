@@ -2,11 +2,11 @@
 #include "arbiter/cli/tournament_args.hpp"
 
 #include <algorithm>
-#include <set>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -35,9 +35,7 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
         cmd->add_option("--out", a.out,
                         "Folder for the matches' folders (default: <db stem>-files beside the database)");
     cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
-    cmd->add_option("--sandbox", a.sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
-        ->check(CLI::IsMember({"auto", "bwrap", "none"}));
-    cmd->add_flag("--seat-users", a.seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
+    add_confinement_flags(cmd, a.sandbox, a.seat_users);
 }
 
 namespace {
