@@ -273,9 +273,14 @@ BotCgroup& BotCgroup::operator=(BotCgroup&& other) noexcept {
     return *this;
 }
 
-std::vector<fs::path> BotCgroup::procs_files() const {
+std::vector<fs::path> BotCgroup::join_files() const {
+    // Under v1 the new child joins by its one thread ("tasks"): a single task writing "0" for
+    // itself skips the kernel's global thread-group lock, whose write side waits for an RCU
+    // grace period (7-13 ms here, once per match) when cgroup.procs is written. The child of a
+    // fork has one thread, so the thread is the process. v2 has no such file outside threaded
+    // subtrees; cgroup.procs it is.
     std::vector<fs::path> files;
-    for (const auto& dir : dirs_) files.push_back(dir / "cgroup.procs");
+    for (const auto& dir : dirs_) files.push_back(dir / (v2_ ? "cgroup.procs" : "tasks"));
     return files;
 }
 

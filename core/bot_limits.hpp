@@ -46,8 +46,8 @@ public:
     ~BotCgroup() { remove(); }
 
     bool active() const { return !dirs_.empty(); }
-    // cgroup.procs files the child writes its pid to before exec.
-    std::vector<std::filesystem::path> procs_files() const;
+    // Files the child writes "0" (itself) to before exec: tasks under v1, cgroup.procs under v2.
+    std::vector<std::filesystem::path> join_files() const;
     bool oom_killed() const;
     std::optional<std::int64_t> peak_memory_kib() const;
     std::optional<std::chrono::nanoseconds> cpu_used() const;

@@ -5,6 +5,8 @@
 #include "core/bot_spawn.hpp"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -23,6 +25,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/process/v2/posix/vfork_launcher.hpp>
 #include <boost/process/v2/process.hpp>
+#include "core/namespace_sandbox.hpp"
 #include "core/user_error.hpp"
 
 extern char** environ;
@@ -125,6 +128,7 @@ struct ChildSetup {
     const std::vector<int>* cgroup_fds = nullptr;
     int netns_fd = -1;
     long user = -1;  // -1: keep the arbiter's
+    NamespaceView* view = nullptr;  // confined by the arbiter's namespaces (cloned into them)
     struct Limit {
         int resource;
         rlim_t value;
@@ -140,38 +144,44 @@ struct ChildSetup {
 
     template <typename Launcher>
     bp2::error_code on_exec_setup(Launcher&, const bp2::filesystem::path&, const char* const*&) {
+        const int error = run();
+        return error == 0 ? bp2::error_code{} : bp2::error_code(error, bp2::system_category());
+    }
+
+    // 0, or the errno of the step that failed.
+    int run() {
         // Join the cgroups first, so the limits and counters cover everything the bot does.
-        char pid_text[24];
-        int len = 0;
-        {
-            char reversed[24];
-            long value = static_cast<long>(::getpid());
-            int n = 0;
-            do {
-                reversed[n++] = static_cast<char>('0' + value % 10);
-                value /= 10;
-            } while (value > 0);
-            while (n > 0) pid_text[len++] = reversed[--n];
-        }
+        // "0" is the writing task itself; see BotCgroup::join_files for why it is cheap.
         for (int fd : *cgroup_fds) {
-            if (::write(fd, pid_text, len) != len) return fail();
+            if (::write(fd, "0", 1) != 1) return errno;
         }
-        if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) return fail();
+        if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) return errno;
+        int proc_self_stat = -1;
+        if (view != nullptr) {
+            if (const int error = enter_namespace_view(*view, proc_self_stat); error != 0) return error;
+            if (const int error = drop_bounding_capabilities(); error != 0) return error;
+        }
         // The seat's own user, before the parent-death signal (a change of user clears it).
         // Raw system calls: glibc's wrappers would signal every thread of the (vforked-from)
         // arbiter to change them all.
         if (user >= 0) {
             if (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setresgid, user, user, user) != 0 ||
                 ::syscall(SYS_setresuid, user, user, user) != 0)
-                return fail();
+                return errno;
+        }
+        if (view != nullptr) {
+            if (const int error = drop_capabilities(); error != 0) return error;
         }
         // Own session and process group: the arbiter signals the whole group (shell wrappers'
         // children too), and without a controlling terminal a bot cannot push keystrokes into
         // the user's terminal (TIOCSTI).
-        if (::setsid() < 0) return fail();
-        // Die with the arbiter; the getppid check closes the race where it died before prctl.
-        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return fail();
-        if (::getppid() != parent_pid) ::_exit(127);
+        if (::setsid() < 0) return errno;
+        // Die with the arbiter; the parent check closes the race where it died before prctl
+        // (in a new PID namespace getppid() is 0: the host's /proc, opened before, tells).
+        if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return errno;
+        const pid_t parent = view != nullptr ? host_parent_pid(proc_self_stat) : ::getppid();
+        if (parent != parent_pid) ::_exit(127);
+        if (proc_self_stat >= 0) ::close(proc_self_stat);
         // The arbiter ignores SIGPIPE; bots get the default dispositions and an empty mask.
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;
@@ -183,14 +193,14 @@ struct ChildSetup {
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (::dup2(stdin_fd, STDIN_FILENO) < 0 || ::dup2(stdout_fd, STDOUT_FILENO) < 0 ||
             ::dup2(stderr_fd, STDERR_FILENO) < 0) {
-            return fail();
+            return errno;
         }
         for (int i = 0; i < limit_count; ++i) {
             const rlimit value{limits[i].value, limits[i].value};
-            if (::setrlimit(limits[i].resource, &value) != 0) return fail();
+            if (::setrlimit(limits[i].resource, &value) != 0) return errno;
         }
-        if (dir != nullptr && ::chdir(dir) != 0) return fail();
-        return {};
+        if (dir != nullptr && ::chdir(dir) != 0) return errno;
+        return 0;
     }
 
     // The child could not exec; the launcher has put the reason in its error code, which the
@@ -200,9 +210,52 @@ struct ChildSetup {
     void on_exec_error(Args&&...) {
         ::_exit(127);
     }
-
-    static bp2::error_code fail() { return bp2::error_code(errno, bp2::system_category()); }
 };
+
+// A confined bot's child: cloned into its namespaces (the launcher of Boost.Process only forks).
+struct ConfinedLaunch {
+    ChildSetup* setup = nullptr;
+    const char* path = nullptr;
+    char* const* argv = nullptr;
+    int error = 0;  // written by the child (one memory) when it could not exec
+};
+
+int confined_child(void* arg) {
+    auto& launch = *static_cast<ConfinedLaunch*>(arg);
+    int error = launch.setup->run();
+    if (error == 0) {
+        // Every other descriptor of the arbiter stays out of the bot.
+        ::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+        ::execve(launch.path, launch.argv, const_cast<char* const*>(launch.setup->envp));
+        error = errno;
+    }
+    launch.error = error;
+    ::_exit(127);
+}
+
+// Clones the confined child with every signal blocked: until it has reset the dispositions, a
+// handler of the arbiter must not run in it (it shares our memory).
+pid_t spawn_confined(ConfinedLaunch& launch) {
+    sigset_t all, old;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &old);
+    const pid_t pid = clone_vfork(namespace_clone_flags(), confined_child, &launch);
+    const int clone_error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (pid < 0) launch.error = clone_error;
+    return pid;
+}
+
+SpawnedBot spawned(pid_t pid, Pipe& in, Pipe& out, Pipe& err) {
+    SpawnedBot bot;
+    bot.pid = pid;
+    bot.stdin_write = std::move(in.write_end);
+    bot.stdout_read = std::move(out.read_end);
+    bot.stderr_read = std::move(err.read_end);
+    // in.read_end, out.write_end, err.write_end close with the caller's pipes: EOF on the bot's
+    // exit is observable.
+    return bot;
+}
 
 }  // namespace
 
@@ -215,7 +268,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
 
     std::vector<UniqueFd> cgroup_files;
     std::vector<int> cgroup_fds;
-    for (const auto& path : request.cgroup_procs_files) {
+    for (const auto& path : request.cgroup_join_files) {
         UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
         if (!fd.valid()) {
             throw UserError("bot '" + request.bot_name + "': cannot join cgroup " + path.string() + ": " +
@@ -260,6 +313,27 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (request.limits.cpu_seconds) add_limit(RLIMIT_CPU, *request.limits.cpu_seconds);
     if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
 
+    if (request.confined) {
+        NamespaceView view = namespace_view(*request.confined);
+        setup.view = &view;
+        setup.dir = nullptr;  // the view starts it in its folder
+        const std::string path = request.executable.string();
+        ConfinedLaunch launch;
+        launch.setup = &setup;
+        launch.path = path.c_str();
+        launch.argv = const_cast<char* const*>(argv.data());
+        std::unique_lock registering(main_processes_mutex);
+        const pid_t pid = spawn_confined(launch);
+        if (launch.error != 0) {
+            if (pid > 0) ::waitpid(pid, nullptr, 0);
+            throw UserError("bot '" + request.bot_name + "': cannot start '" + path + "' confined: " +
+                            std::strerror(launch.error));
+        }
+        main_processes.insert(pid);
+        registering.unlock();
+        return spawned(pid, in, out, err);
+    }
+
     // A private context: the launcher notifies it of the fork, and the table's own context
     // (with its registered descriptors) stays out of the child. vfork, not fork: the child
     // allocates (the context's fork notice) before exec, and in a forked copy of this
@@ -279,17 +353,12 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
         throw UserError("bot '" + request.bot_name + "': cannot start '" + request.executable.string() +
                         "': " + ec.message());
     }
-    SpawnedBot bot;
-    bot.pid = process.id();
-    main_processes.insert(bot.pid);
+    const pid_t pid = process.id();
+    main_processes.insert(pid);
     registering.unlock();
     // We reap with waitpid ourselves (by process group, after the group is killed).
     process.detach();
-    bot.stdin_write = std::move(in.write_end);
-    bot.stdout_read = std::move(out.read_end);
-    bot.stderr_read = std::move(err.read_end);
-    // in.read_end, out.write_end, err.write_end close here: EOF on the bot's exit is observable.
-    return bot;
+    return spawned(pid, in, out, err);
 }
 
 }  // namespace arb

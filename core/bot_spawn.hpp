@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/namespace_sandbox.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb {
@@ -30,9 +31,12 @@ struct SpawnRequest {
     std::filesystem::path dir;            // empty = the arbiter's working directory
     std::map<std::string, std::string> env;  // added to (or replacing in) the arbiter's environment
     ChildResourceLimits limits;
-    std::vector<std::filesystem::path> cgroup_procs_files;  // the child writes its pid to each
+    std::vector<std::filesystem::path> cgroup_join_files;  // the child writes "0" (itself) to each
     int netns = -1;  // a network namespace the child joins before exec (-1: the arbiter's)
     std::optional<uid_t> user;  // the child switches to this user and group id (no other groups)
+    // Confined by the arbiter's own namespaces (core/namespace_sandbox.hpp): what it sees besides
+    // the read-only root. Needs root and a network namespace to join (netns).
+    std::optional<ExposedPaths> confined;
 };
 
 struct SpawnedBot {

@@ -126,6 +126,7 @@ struct SeatProcess {
     UniqueFd proc_stat;  // /proc/<pid>/stat: its state (running or runnable = 'R')
     BotCgroup cgroup;
     SeatUser user;  // held until every process of the seat is gone (--seat-users)
+    LentNetworkNamespace netns;  // a confined pipe seat's empty network, until its processes are gone
     // Read from the cgroup just before it is removed.
     std::optional<std::int64_t> peak_memory_kib_cache;
     std::optional<Nanos> cpu_total_cache;
@@ -216,7 +217,7 @@ public:
     UsageStats usage(int seat) const override;
     SeatEnd seat_end(int seat) const override;
     std::string limit_mechanism() const override {
-        return limits_plan_.mechanism + (sandbox_plan_.bwrap ? ", bwrap sandbox" : "");
+        return limits_plan_.mechanism + (sandbox_plan_.confined() ? ", " + sandbox_plan_.description + " sandbox" : "");
     }
 
     void start_all();

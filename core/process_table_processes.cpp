@@ -65,6 +65,16 @@ void ProcessTableImpl::start_seat(int s) {
     }
     request.env = launch.bot.env;
     prepare_endpoint(s, request);
+    if (sandbox_plan_.namespaces) {
+        request.confined = exposed_paths(request.executable, request.argv, request.dir);
+        // A pipe seat has no network: an empty namespace, lent for as long as the seat lives.
+        if (request.netns < 0) {
+            seat.process.netns = LentNetworkNamespace::borrow();
+            if (!seat.process.netns.valid())
+                throw UserError("bot '" + launch.bot.name + "': cannot make a network namespace: " + std::strerror(errno));
+            request.netns = seat.process.netns.get();
+        }
+    }
     seat.process.cgroup = create_bot_cgroup(limits_plan_, options_.limits, launch.info.label);
     request.limits = child_limits(limits_plan_, options_.limits);
     if (options_.limits.seat_users) {
@@ -73,7 +83,7 @@ void ProcessTableImpl::start_seat(int s) {
         // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
         if (options_.limits.max_processes > 0) request.limits.processes = options_.limits.max_processes;
     }
-    request.cgroup_procs_files = seat.process.cgroup.procs_files();
+    request.cgroup_join_files = seat.process.cgroup.join_files();
 
     if (!options_.log_dir.empty()) {
         const auto path = options_.log_dir / (launch.info.label + ".stderr.log");
@@ -362,7 +372,10 @@ void ProcessTableImpl::release_seat(int s) {
     process.cgroup.remove();
     // Its id is free for another seat once nothing of this one runs; a process that outlived
     // SIGKILL keeps it taken until the table goes.
-    if (process.group_gone) process.user = SeatUser();
+    if (process.group_gone) {
+        process.user = SeatUser();
+        process.netns.give_back();
+    }
     reap_adopted_zombies();
     if (seat.channel.out) seat.channel.out->close();
     if (seat.log.err.pipe) seat.log.err.pipe->close();

@@ -38,7 +38,7 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
     if (kind == ChannelKind::stdio) return;
     // A confined seat gets a network of its own: only its loopback, where this seat's sockets
     // are made, so the bot reaches the arbiter and no other seat or port.
-    if (sandbox_plan_.bwrap && seat.launch.bot.url.empty()) seat.channel.netns = loopback_network_namespace();
+    if (sandbox_plan_.confined() && seat.launch.bot.url.empty()) seat.channel.netns = loopback_network_namespace();
     std::optional<InNetworkNamespace> inside;
     if (seat.channel.netns.valid()) {
         inside.emplace(seat.channel.netns.get());

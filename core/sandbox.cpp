@@ -22,6 +22,7 @@
 
 #include "core/bot_spawn.hpp"
 #include "core/bot_spec.hpp"
+#include "core/namespace_sandbox.hpp"
 #include "core/unique_fd.hpp"
 #include "core/user_error.hpp"
 
@@ -107,6 +108,7 @@ const Probe& probed() {
 std::string to_string(SandboxMode mode) {
     switch (mode) {
         case SandboxMode::automatic: return "auto";
+        case SandboxMode::namespaces: return "namespaces";
         case SandboxMode::bwrap: return "bwrap";
         case SandboxMode::none: return "none";
     }
@@ -115,9 +117,10 @@ std::string to_string(SandboxMode mode) {
 
 SandboxMode sandbox_mode_from_string(const std::string& text) {
     if (text == "auto") return SandboxMode::automatic;
+    if (text == "namespaces") return SandboxMode::namespaces;
     if (text == "bwrap") return SandboxMode::bwrap;
     if (text == "none") return SandboxMode::none;
-    throw UserError("sandbox must be auto, bwrap or none, not '" + text + "'");
+    throw UserError("sandbox must be auto, namespaces, bwrap or none, not '" + text + "'");
 }
 
 SandboxPlan plan_sandbox(SandboxMode mode) {
@@ -130,15 +133,24 @@ SandboxPlan plan_sandbox(SandboxMode mode) {
         plan.description = "none";
         return plan;
     }
+    if (mode == SandboxMode::namespaces || mode == SandboxMode::automatic) {
+        const std::string failure = namespaces_failure();
+        if (failure.empty()) {
+            plan.namespaces = true;
+            plan.description = "namespaces";
+            return plan;
+        }
+        if (mode == SandboxMode::namespaces) throw UserError("--sandbox namespaces: " + failure);
+    }
     const Probe& p = probed();
     if (!p.failure.empty()) {
         if (mode == SandboxMode::bwrap)
             throw UserError("--sandbox bwrap: bubblewrap cannot run here: " + p.failure);
         static std::once_flag noticed;
         std::call_once(noticed, [&] {
-            spdlog::warn("bots run without the bubblewrap sandbox ({}); they can see each other's processes "
+            spdlog::warn("bots run without a sandbox ({}; {}); they can see each other's processes "
                          "(--sandbox none silences this notice)",
-                         p.failure);
+                         namespaces_failure(), p.failure);
         });
         plan.description = "none (bwrap unusable: " + p.failure + ")";
         return plan;
@@ -151,35 +163,11 @@ SandboxPlan plan_sandbox(SandboxMode mode) {
 
 std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command) {
     std::vector<std::string> a = common_args(plan.bwrap_path, command.network);
-    const fs::path cwd = command.dir.empty() ? fs::current_path() : fs::absolute(command.dir).lexically_normal();
-    // The private /tmp hides the host's; what the command names there comes back read-only:
-    // its program, the files among its arguments, and its working folder.
-    auto under_tmp = [](const fs::path& p) {
-        const std::string s = p.lexically_normal().string();
-        return s == "/tmp" || s.rfind("/tmp/", 0) == 0;
-    };
-    std::vector<fs::path> reexposed;
-    auto reexpose_path = [&](const fs::path& p) {
-        std::error_code ec;
-        if (!p.is_absolute() || !under_tmp(p) || !fs::exists(p, ec)) return;
-        const fs::path folder = fs::is_directory(p, ec) ? p : p.parent_path();
-        for (const auto& done : reexposed)
-            if (done == folder) return;
-        reexposed.push_back(folder);
-        a.insert(a.end(), {"--ro-bind", folder.string(), folder.string()});
-    };
-    // A symbolic link is followed inside the sandbox, so its target must be there as well.
-    auto reexpose = [&](const fs::path& p) {
-        reexpose_path(p);
-        std::error_code ec;
-        const fs::path real = fs::canonical(p, ec);
-        if (!ec && real != p.lexically_normal()) reexpose_path(real);
-    };
-    reexpose(command.executable);
-    for (std::size_t i = 1; i < command.argv.size(); ++i) reexpose(fs::absolute(cwd / command.argv[i]));
-    if (command.dir.empty()) reexpose(cwd);
-    else a.insert(a.end(), {"--bind", cwd.string(), cwd.string()});  // its own folder, writable
-    a.insert(a.end(), {"--chdir", cwd.string(), "--", command.executable.string()});
+    const ExposedPaths paths = exposed_paths(command.executable, command.argv, command.dir);
+    // The private /tmp hides the host's; what the command names there comes back read-only.
+    for (const auto& folder : paths.read_only) a.insert(a.end(), {"--ro-bind", folder.string(), folder.string()});
+    if (!paths.writable.empty()) a.insert(a.end(), {"--bind", paths.writable.string(), paths.writable.string()});
+    a.insert(a.end(), {"--chdir", paths.cwd.string(), "--", command.executable.string()});
     a.insert(a.end(), command.argv.begin() + (command.argv.empty() ? 0 : 1), command.argv.end());
     return a;
 }

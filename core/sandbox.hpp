@@ -1,5 +1,6 @@
 #pragma once
-// Confinement of bot processes with bubblewrap (bwrap): each bot in its own PID, mount, IPC and
+// Confinement of bot processes, by the arbiter's own namespaces (namespace_sandbox.hpp) or by
+// bubblewrap (bwrap), with the same view: each bot in its own PID, mount, IPC and
 // UTS namespaces, no capabilities, the file system read-only except its own folder and a private
 // /tmp, a private /proc (no other process visible), and no network for pipe seats. The PID
 // namespace is what makes a bot's descendants (setsid daemons included) die with its seat and
@@ -15,23 +16,26 @@
 namespace arb {
 
 enum class SandboxMode {
-    automatic,  // bwrap when it works on this machine, else none with a one-line notice
-    bwrap,      // bwrap or a UserError
+    automatic,   // namespaces, else bwrap, whichever works first here, else none with a notice
+    namespaces,  // the arbiter's own namespaces (core/namespace_sandbox.hpp, root) or a UserError
+    bwrap,       // bwrap or a UserError
     none,       // process group, parent-death signal, limits only
 };
 
 std::string to_string(SandboxMode mode);
-// "auto" | "bwrap" | "none"; UserError otherwise.
+// "auto" | "namespaces" | "bwrap" | "none"; UserError otherwise.
 SandboxMode sandbox_mode_from_string(const std::string& text);
 
 struct SandboxPlan {
-    bool bwrap = false;
+    bool namespaces = false;  // confined by the arbiter itself
+    bool bwrap = false;       // confined by a bwrap process per bot
     std::string bwrap_path;
-    std::string description;  // "bwrap (pid, mount, ipc, uts, net namespaces)" or "none (...)"
+    std::string description;  // "namespaces", "bwrap" or "none (...)"
+    bool confined() const { return namespaces || bwrap; }
 };
 
-// Probes bwrap once per process (cached) and decides. UserError when `mode` is bwrap and bwrap
-// cannot run; `automatic` then falls back to none and warns once.
+// Probes once per process (cached) and decides. UserError when the sandbox asked for cannot
+// run; `automatic` then falls back to none and warns once.
 SandboxPlan plan_sandbox(SandboxMode mode);
 
 struct SandboxedCommand {

@@ -28,8 +28,9 @@ inline CLI::Validator unsigned_integer() {
 
 // --sandbox and --seat-users, worded alike in every command that starts bots.
 inline void add_confinement_flags(CLI::App* cmd, std::string& sandbox, bool& seat_users) {
-    cmd->add_option("--sandbox", sandbox, "Bot confinement: auto (bubblewrap where it works) | bwrap | none")
-        ->check(CLI::IsMember({"auto", "bwrap", "none"}));
+    cmd->add_option("--sandbox", sandbox,
+                    "Bot confinement: auto (namespaces as root, else bubblewrap, where it works) | namespaces | bwrap | none")
+        ->check(CLI::IsMember({"auto", "namespaces", "bwrap", "none"}));
     cmd->add_flag("--seat-users", seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
 }
 

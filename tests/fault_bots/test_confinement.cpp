@@ -37,14 +37,22 @@ TableOptions with_sandbox(SandboxMode mode) {
     return options;
 }
 
-bool bwrap_works() {
-    try {
-        return plan_sandbox(SandboxMode::bwrap).bwrap;
-    } catch (const UserError& e) {
-        MESSAGE("skipped: " << e.what());
-        return false;
+// The sandboxes that work here (namespaces needs a root arbiter, bwrap its package); the tests
+// run under each.
+std::vector<SandboxMode> confined_modes() {
+    std::vector<SandboxMode> modes;
+    for (const SandboxMode mode : {SandboxMode::namespaces, SandboxMode::bwrap}) {
+        try {
+            if (plan_sandbox(mode).confined()) modes.push_back(mode);
+        } catch (const UserError& e) {
+            MESSAGE("skipped: " << e.what());
+        }
     }
+    return modes;
 }
+
+// The processes of a confined bot that made `own` processes: bwrap adds itself and an init.
+int processes_under(SandboxMode mode, int own) { return own + (mode == SandboxMode::bwrap ? 2 : 0); }
 
 // A marker unique to this test run, carried on the command lines of its bots.
 std::string marker(const std::string& what) { return "confinement-" + std::to_string(::getpid()) + "-" + what; }
@@ -105,25 +113,29 @@ struct HostListener {
 }  // namespace
 
 TEST_CASE("a confined bot cannot forge another bot's reply through /proc") {
-    if (!bwrap_works()) return;
-    const auto [report, victim] = attack(SandboxMode::bwrap, marker("forge"), {"--forge"});
-    CHECK(report == "forged 0");
-    CHECK(victim == "echo still there");
-    // Without confinement the attack is real: the forged line reaches the arbiter as the reply.
-    const auto [open_report, open_victim] = attack(SandboxMode::none, marker("forge-open"), {"--forge"});
-    CHECK(open_report == "forged 1");
-    CHECK(open_victim == "FORGED");
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const auto [report, victim] = attack(mode, marker("forge"), {"--forge"});
+        CHECK(report == "forged 0");
+        CHECK(victim == "echo still there");
+        // Without confinement the attack is real: the forged line reaches the arbiter as the reply.
+        const auto [open_report, open_victim] = attack(SandboxMode::none, marker("forge-open"), {"--forge"});
+        CHECK(open_report == "forged 1");
+        CHECK(open_victim == "FORGED");
+    }
 }
 
 TEST_CASE("a confined bot cannot read another bot's environment or kill it") {
-    if (!bwrap_works()) return;
-    const std::map<std::string, std::string> secret{{"SEAT_SECRET", "victim-secret-42"}};
-    CHECK(attack(SandboxMode::bwrap, marker("env"), {"--environ", "SEAT_SECRET"}, secret).first == "environ none");
-    CHECK(attack(SandboxMode::none, marker("env-open"), {"--environ", "SEAT_SECRET"}, secret).first ==
-          "environ victim-secret-42");
-    const auto [report, victim] = attack(SandboxMode::bwrap, marker("kill"), {"--signal"});
-    CHECK(report == "signalled 0");
-    CHECK(victim == "echo still there");
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const std::map<std::string, std::string> secret{{"SEAT_SECRET", "victim-secret-42"}};
+        CHECK(attack(mode, marker("env"), {"--environ", "SEAT_SECRET"}, secret).first == "environ none");
+        CHECK(attack(SandboxMode::none, marker("env-open"), {"--environ", "SEAT_SECRET"}, secret).first ==
+              "environ victim-secret-42");
+        const auto [report, victim] = attack(mode, marker("kill"), {"--signal"});
+        CHECK(report == "signalled 0");
+        CHECK(victim == "echo still there");
+    }
 }
 
 // --seat-users: each seat runs as a user id of its own (core/seat_users.hpp), which keeps bots
@@ -149,8 +161,9 @@ TEST_CASE("with seat users every seat has its own user id, with and without the 
         MESSAGE("skipped: seat users need a root arbiter");
         return;
     }
-    for (const SandboxMode mode : {SandboxMode::none, SandboxMode::bwrap}) {
-        if (mode == SandboxMode::bwrap && !bwrap_works()) continue;
+    std::vector<SandboxMode> modes = confined_modes();
+    modes.push_back(SandboxMode::none);
+    for (const SandboxMode mode : modes) {
         INFO("sandbox " << to_string(mode));
         std::vector<SeatLaunch> seats;
         for (const std::string label : {"a", "b"}) {
@@ -176,69 +189,78 @@ TEST_CASE("with seat users every seat has its own user id, with and without the 
 }
 
 TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the host") {
-    if (!bwrap_works()) return;
-    const HostListener listener;
-    const std::string port = std::to_string(listener.port);
-    CHECK(attack(SandboxMode::bwrap, marker("net"), {"--connect", port}).first.rfind("not connected", 0) == 0);
-    CHECK(attack(SandboxMode::none, marker("net-open"), {"--connect", port}).first == "connected");
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const HostListener listener;
+        const std::string port = std::to_string(listener.port);
+        CHECK(attack(mode, marker("net"), {"--connect", port}).first.rfind("not connected", 0) == 0);
+        CHECK(attack(SandboxMode::none, marker("net-open"), {"--connect", port}).first == "connected");
+    }
 }
 
 TEST_CASE("a confined TCP bot reaches the arbiter on its own loopback and nothing else") {
-    if (!bwrap_works()) return;
-    const HostListener listener;
-    const std::string port = std::to_string(listener.port);
-    auto attempt = [&](SandboxMode mode) {
-        SeatLaunch seat = hostile_seat("tcp", {"--tcp", "--connect", port});
-        seat.channel = ChannelKind::tcp_client;
-        auto table = launch_one(seat, with_sandbox(mode));
-        return ask(*table, 0, "attack");  // answered over its TCP connection to the arbiter
-    };
-    // A port of the machine (or of another seat, which has a loopback of its own) is out of reach.
-    CHECK(attempt(SandboxMode::bwrap).rfind("not connected", 0) == 0);
-    CHECK(attempt(SandboxMode::none) == "connected");
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const HostListener listener;
+        const std::string port = std::to_string(listener.port);
+        auto attempt = [&](SandboxMode mode) {
+            SeatLaunch seat = hostile_seat("tcp", {"--tcp", "--connect", port});
+            seat.channel = ChannelKind::tcp_client;
+            auto table = launch_one(seat, with_sandbox(mode));
+            return ask(*table, 0, "attack");  // answered over its TCP connection to the arbiter
+        };
+        // A port of the machine (or of another seat, which has a loopback of its own) is out of reach.
+        CHECK(attempt(mode).rfind("not connected", 0) == 0);
+        CHECK(attempt(SandboxMode::none) == "connected");
+    }
 }
 
 TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
-    if (!bwrap_works()) return;
-    const auto own = scratch_dir("confined-own");
-    const auto other = scratch_dir("confined-other");
-    auto run = [&](const std::filesystem::path& target) {
-        SeatLaunch seat = hostile_seat("writer", {"--write", target.string()});
-        seat.bot.dir = own;
-        auto table = launch_one(seat, with_sandbox(SandboxMode::bwrap));
-        return ask(*table, 0, "write");
-    };
-    CHECK(run(own / "mine.txt") == "wrote " + (own / "mine.txt").string());
-    CHECK(std::filesystem::exists(own / "mine.txt"));
-    CHECK(run(other / "theirs.txt").rfind("cannot write", 0) == 0);
-    CHECK_FALSE(std::filesystem::exists(other / "theirs.txt"));
-    // Writable on the machine, outside the bot's folder and /tmp: read-only in the sandbox.
-    const auto outside = std::filesystem::path("/var/tmp") / (marker("outside") + ".txt");
-    CHECK(run(outside).find("Read-only file system") != std::string::npos);
-    CHECK_FALSE(std::filesystem::exists(outside));
-    std::filesystem::remove(outside);
-    const std::string in_tmp = "/tmp/" + marker("tmp") + ".txt";
-    CHECK(run(in_tmp) == "wrote " + in_tmp);         // its private /tmp ...
-    CHECK_FALSE(std::filesystem::exists(in_tmp));     // ... is not the machine's
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const auto own = scratch_dir("confined-own");
+        const auto other = scratch_dir("confined-other");
+        auto run = [&](const std::filesystem::path& target) {
+            SeatLaunch seat = hostile_seat("writer", {"--write", target.string()});
+            seat.bot.dir = own;
+            auto table = launch_one(seat, with_sandbox(mode));
+            return ask(*table, 0, "write");
+        };
+        CHECK(run(own / "mine.txt") == "wrote " + (own / "mine.txt").string());
+        CHECK(std::filesystem::exists(own / "mine.txt"));
+        CHECK(run(other / "theirs.txt").rfind("cannot write", 0) == 0);
+        CHECK_FALSE(std::filesystem::exists(other / "theirs.txt"));
+        // Writable on the machine, outside the bot's folder and /tmp: read-only in the sandbox.
+        const auto outside = std::filesystem::path("/var/tmp") / (marker("outside") + ".txt");
+        CHECK(run(outside).find("Read-only file system") != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(outside));
+        std::filesystem::remove(outside);
+        const std::string in_tmp = "/tmp/" + marker("tmp") + ".txt";
+        CHECK(run(in_tmp) == "wrote " + in_tmp);         // its private /tmp ...
+        CHECK_FALSE(std::filesystem::exists(in_tmp));     // ... is not the machine's
+    }
 }
 
 TEST_CASE("a confined bot started through a symbolic link into another /tmp folder runs") {
-    if (!bwrap_works()) return;
-    // The private /tmp shows the folders the command names; the link's target is one of them.
-    const auto real = scratch_dir("confined-real");
-    const auto links = scratch_dir("confined-links");
-    std::filesystem::copy_file(HOSTILE_BOT_PATH, real / "bot");
-    std::filesystem::create_symlink(real / "bot", links / "bot");
-    SeatLaunch seat = hostile_seat("linked", {});
-    seat.bot = parse_bot_spec("name=linked cmd=" + quote_word((links / "bot").string()));
-    auto table = launch_one(seat, with_sandbox(SandboxMode::bwrap));
-    CHECK(ask(*table, 0, "hello") == "echo hello");
-    table->close();
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        // The private /tmp shows the folders the command names; the link's target is one of them.
+        const auto real = scratch_dir("confined-real");
+        const auto links = scratch_dir("confined-links");
+        std::filesystem::copy_file(HOSTILE_BOT_PATH, real / "bot");
+        std::filesystem::create_symlink(real / "bot", links / "bot");
+        SeatLaunch seat = hostile_seat("linked", {});
+        seat.bot = parse_bot_spec("name=linked cmd=" + quote_word((links / "bot").string()));
+        auto table = launch_one(seat, with_sandbox(mode));
+        CHECK(ask(*table, 0, "hello") == "echo hello");
+        table->close();
+    }
 }
 
 TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
-    for (const SandboxMode mode : {SandboxMode::bwrap, SandboxMode::none}) {
-        if (mode == SandboxMode::bwrap && !bwrap_works()) continue;
+    std::vector<SandboxMode> modes = confined_modes();
+    modes.push_back(SandboxMode::none);
+    for (const SandboxMode mode : modes) {
         const std::string tag = marker("daemon-" + to_string(mode));
         auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(mode));
         if (mode == SandboxMode::none && table->limit_mechanism() == "rlimit") {
@@ -250,7 +272,7 @@ TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
         REQUIRE(ask(*table, 0, "fork") == "daemon started");
         std::this_thread::sleep_for(50ms);
         // The bot and its daemon, and under bwrap its two bwrap processes (outer and init).
-        CHECK(processes_with(tag) == (mode == SandboxMode::bwrap ? 4 : 2));
+        CHECK(processes_with(tag) == processes_under(mode, 2));
         table->close();
         CHECK(processes_with(tag) == 0);
         CHECK(::waitpid(-1, nullptr, WNOHANG) <= 0);  // nothing left unreaped either
@@ -258,67 +280,71 @@ TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
 }
 
 TEST_CASE("every process of a confined bot dies with the arbiter, daemons included") {
-    if (!bwrap_works()) return;
-    const std::string tag = marker("arbiter-death");
-    prepare_arbiter_process();  // orphans come to this process, which reaps them below
-    int ready[2];
-    REQUIRE(::pipe(ready) == 0);
-    const pid_t arbiter = ::fork();
-    REQUIRE(arbiter >= 0);
-    if (arbiter == 0) {
-        // A stand-in arbiter, SIGKILLed below without any cleanup.
-        auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(SandboxMode::bwrap));
-        (void)ask(*table, 0, "fork");
-        (void)::write(ready[1], "r", 1);
-        for (;;) ::pause();
-    }
-    char byte = 0;
-    REQUIRE(::read(ready[0], &byte, 1) == 1);
-    ::close(ready[0]), ::close(ready[1]);
-    std::this_thread::sleep_for(50ms);
-    CHECK(processes_with(tag) == 4);  // bwrap, the namespace's init, the bot and its daemon
-    ::kill(arbiter, SIGKILL);
-    ::waitpid(arbiter, nullptr, 0);
-    int left = -1;
-    for (int i = 0; i < 400 && left != 0; ++i) {
-        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const std::string tag = marker("arbiter-death-" + to_string(mode));
+        prepare_arbiter_process();  // orphans come to this process, which reaps them below
+        int ready[2];
+        REQUIRE(::pipe(ready) == 0);
+        const pid_t arbiter = ::fork();
+        REQUIRE(arbiter >= 0);
+        if (arbiter == 0) {
+            // A stand-in arbiter, SIGKILLed below without any cleanup.
+            auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(mode));
+            (void)ask(*table, 0, "fork");
+            (void)::write(ready[1], "r", 1);
+            for (;;) ::pause();
         }
-        left = processes_with(tag);
-        if (left != 0) std::this_thread::sleep_for(5ms);
+        char byte = 0;
+        REQUIRE(::read(ready[0], &byte, 1) == 1);
+        ::close(ready[0]), ::close(ready[1]);
+        std::this_thread::sleep_for(50ms);
+        CHECK(processes_with(tag) == processes_under(mode, 2));  // the bot and its daemon (and bwrap's two)
+        ::kill(arbiter, SIGKILL);
+        ::waitpid(arbiter, nullptr, 0);
+        int left = -1;
+        for (int i = 0; i < 400 && left != 0; ++i) {
+            while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+            }
+            left = processes_with(tag);
+            if (left != 0) std::this_thread::sleep_for(5ms);
+        }
+        CHECK(left == 0);
     }
-    CHECK(left == 0);
 }
 
 TEST_CASE("a confined bot's crash, memory kill and CPU time are reported as without the sandbox") {
-    if (!bwrap_works()) return;
-    {
-        TableOptions options = with_sandbox(SandboxMode::bwrap);
-        options.transcript_path = scratch_dir("confined-crash") / "transcript";
-        auto table = launch_one(fault_seat("crash", {"--crash-after", "1"}, per_request(5s)), options);
-        CHECK(table->ask(0, "1\n", one_line_framer()).ok());
-        const Reply reply = table->ask(0, "2\n", one_line_framer());
-        CHECK(reply.status == ReplyStatus::closed);
-        table->close();
-        CHECK(table->status(0) == SeatStatus::crashed);
-        // The program's own end, not bwrap's exit code 128 + N.
-        CHECK(read_file(options.transcript_path).find("killed by signal") != std::string::npos);
-    }
-    {
-        TableOptions options = with_sandbox(SandboxMode::bwrap);
-        options.limits.memory_mib = 64;
-        auto table = launch_one(fault_seat("memory", {"--alloc-mib", "256"}, per_request(5s)), options);
-        CHECK(table->ask(0, "eat\n", one_line_framer()).status == ReplyStatus::closed);
-        table->close();
-        if (table->limit_mechanism().rfind("cgroup", 0) == 0) CHECK(table->status(0) == SeatStatus::killed);
-        CHECK(table->usage(0).peak_memory_kib <= 64 * 1024 + 8 * 1024);
-    }
-    {
-        // The CPU clock is the bot program's, not its bwrap process's.
-        auto table = launch_one(fault_seat("busy", {"--busy-ms", "200"}, per_request(5s)),
-                                with_sandbox(SandboxMode::bwrap));
-        const Reply reply = table->ask(0, "work\n", one_line_framer());
-        REQUIRE(reply.ok());
-        CHECK(reply.cpu >= 50ms);  // bwrap itself uses next to none
-        table->close();
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        {
+            TableOptions options = with_sandbox(mode);
+            options.transcript_path = scratch_dir("confined-crash") / "transcript";
+            auto table = launch_one(fault_seat("crash", {"--crash-after", "1"}, per_request(5s)), options);
+            CHECK(table->ask(0, "1\n", one_line_framer()).ok());
+            const Reply reply = table->ask(0, "2\n", one_line_framer());
+            CHECK(reply.status == ReplyStatus::closed);
+            table->close();
+            CHECK(table->status(0) == SeatStatus::crashed);
+            // The program's own end, not bwrap's exit code 128 + N.
+            CHECK(read_file(options.transcript_path).find("killed by signal") != std::string::npos);
+        }
+        {
+            TableOptions options = with_sandbox(mode);
+            options.limits.memory_mib = 64;
+            auto table = launch_one(fault_seat("memory", {"--alloc-mib", "256"}, per_request(5s)), options);
+            CHECK(table->ask(0, "eat\n", one_line_framer()).status == ReplyStatus::closed);
+            table->close();
+            if (table->limit_mechanism().rfind("cgroup", 0) == 0) CHECK(table->status(0) == SeatStatus::killed);
+            CHECK(table->usage(0).peak_memory_kib <= 64 * 1024 + 8 * 1024);
+        }
+        {
+            // The CPU clock is the bot program's, not its bwrap process's.
+            auto table = launch_one(fault_seat("busy", {"--busy-ms", "200"}, per_request(5s)),
+                                    with_sandbox(mode));
+            const Reply reply = table->ask(0, "work\n", one_line_framer());
+            REQUIRE(reply.ok());
+            CHECK(reply.cpu >= 50ms);  // bwrap itself uses next to none
+            table->close();
+        }
     }
 }

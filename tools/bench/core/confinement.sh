@@ -3,7 +3,8 @@
 #   - spawn to first reply of one bot (bench_core spawn, median of 50 per run), and
 #   - the 8-bot Planowanie tournament of configs/demo.json for 50 rounds (400 matches) at -j2,
 # each with limits by cgroup or by rlimit only (ARBITER_LIMITS=rlimit) and with the bubblewrap
-# sandbox or without (ARBITER_SANDBOX / --sandbox). Prints every run and the medians.
+# sandbox, the arbiter's own namespaces sandbox or neither (ARBITER_SANDBOX / --sandbox).
+# Prints every run and the medians.
 #
 #   tools/bench/core/confinement.sh [BUILD_DIR] [RUNS]
 #   build first: cmake --build BUILD_DIR --target arbiter bench_core bench_raw_echo
@@ -17,7 +18,7 @@ export ARBITER_BOTS=$root/$build/bots
 work=$(mktemp -d -t arbiter-confinement.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-variants=("cgroup none" "cgroup bwrap" "rlimit none" "rlimit bwrap")
+variants=("cgroup none" "cgroup namespaces" "cgroup bwrap" "rlimit none" "rlimit namespaces" "rlimit bwrap")
 limits_env() { [ "$1" = rlimit ] && echo rlimit || echo ""; }
 echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for run in $(seq "$runs"); do

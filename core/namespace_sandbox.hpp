@@ -1,0 +1,89 @@
+#pragma once
+// The arbiter's own confinement of a bot (`--sandbox namespaces`, root only): the same view as
+// the bubblewrap sandbox, built in the bot's child between clone and exec instead of by a bwrap
+// process per bot. The child is cloned into new PID, mount, IPC, UTS and cgroup namespaces, so
+// the bot's program is the first process of its PID namespace (its exit, or its kill, ends
+// every process in it), joins a network namespace the arbiter holds, remounts the file system
+// read-only, mounts its own /proc, /dev and /tmp, binds its own folder writable and drops every
+// capability. What costs a bwrap start several milliseconds (its exec, its own init process, a
+// fresh network namespace) is not paid per bot. docs/core.md "Confinement".
+#include <sys/types.h>
+
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/unique_fd.hpp"
+
+namespace arb {
+
+// Everything the child needs, prepared by the parent: the child allocates nothing.
+struct NamespaceView {
+    std::string cwd;                          // where the bot starts
+    std::string writable;                     // its own folder, bound writable ("" = none)
+    std::vector<std::string> read_only;       // folders under /tmp shown again, read-only
+    std::vector<std::string> dirs_to_make;    // under the new /tmp, parents first
+    std::vector<int> tree_fds;                // child scratch: one per read_only entry, then writable
+};
+
+// The folders a confined command needs to see besides the read-only root: its own folder
+// (writable) and whatever of it lies under /tmp, which the private /tmp hides (read-only).
+struct ExposedPaths {
+    std::filesystem::path cwd;
+    std::filesystem::path writable;               // empty: the command has no folder of its own
+    std::vector<std::filesystem::path> read_only;  // under /tmp only
+};
+ExposedPaths exposed_paths(const std::filesystem::path& executable, const std::vector<std::string>& argv,
+                           const std::filesystem::path& dir);
+
+NamespaceView namespace_view(const ExposedPaths& paths);
+
+// clone(2) flags of a confined bot (the network namespace is joined, not made).
+int namespace_clone_flags();
+
+// In the cloned child, as root, before the user switch: makes the mount namespace private and
+// builds the view. Async-signal-safe; 0 or an errno. `proc_self_stat` receives a descriptor of
+// the host's /proc/self/stat, opened before /proc is replaced (the parent-death check reads the
+// real parent from it later: getppid() is 0 in a new PID namespace).
+int enter_namespace_view(NamespaceView& view, int& proc_self_stat);
+
+// Empties the bounding set (an exec as uid 0 then gains nothing); before the user switch.
+int drop_bounding_capabilities();
+// Clears the remaining capabilities and sets no_new_privs; after the user switch.
+int drop_capabilities();
+
+// The parent pid as seen by the host, from a /proc/self/stat descriptor (-1 if unreadable).
+pid_t host_parent_pid(int proc_self_stat);
+
+// clone(2) with CLONE_VM | CLONE_VFORK | `flags`: `child` runs on a stack of its own until it
+// execs or exits, while the calling thread waits. The child's pid, or -1 (errno set).
+pid_t clone_vfork(int flags, int (*child)(void*), void* arg);
+
+// Whether this process can confine bots itself; "" when it can, else why not (probed once).
+std::string namespaces_failure();
+
+// An empty network namespace (only a loopback, down) lent to one pipe seat: making one costs
+// about 0.5 ms and its removal more, so they are kept and lent again once the seat's processes
+// are gone (give_back). Two seats alive at once never hold the same one: one not given back
+// (a process of the seat may live on) is dropped, never lent again.
+class LentNetworkNamespace {
+public:
+    LentNetworkNamespace() = default;
+    static LentNetworkNamespace borrow();  // invalid when none can be made
+    LentNetworkNamespace(LentNetworkNamespace&& other) noexcept = default;
+    LentNetworkNamespace& operator=(LentNetworkNamespace&& other) noexcept;
+    LentNetworkNamespace(const LentNetworkNamespace&) = delete;
+    LentNetworkNamespace& operator=(const LentNetworkNamespace&) = delete;
+    ~LentNetworkNamespace() = default;
+
+    int get() const { return fd_.get(); }
+    bool valid() const { return fd_.valid(); }
+    void give_back();  // every process that was in it is gone
+
+private:
+    explicit LentNetworkNamespace(UniqueFd fd) : fd_(std::move(fd)) {}
+    UniqueFd fd_;
+};
+
+}  // namespace arb
