@@ -218,6 +218,7 @@ struct ConfinedLaunch {
     const char* path = nullptr;
     char* const* argv = nullptr;
     int error = 0;  // written by the child (one memory) when it could not exec
+    bool program_failed = false;  // the error is the program's exec, else the sandbox's set-up
 };
 
 int confined_child(void* arg) {
@@ -226,8 +227,8 @@ int confined_child(void* arg) {
     if (error == 0) {
         // Every other descriptor of the arbiter stays out of the bot.
         ::syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
-        ::execve(launch.path, launch.argv, const_cast<char* const*>(launch.setup->envp));
-        error = errno;
+        error = become_init(*launch.setup->view, launch.path, launch.argv, const_cast<char* const*>(launch.setup->envp),
+                            launch.program_failed);
     }
     launch.error = error;
     ::_exit(127);
@@ -326,8 +327,8 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
         const pid_t pid = spawn_confined(launch);
         if (launch.error != 0) {
             if (pid > 0) ::waitpid(pid, nullptr, 0);
-            throw UserError("bot '" + request.bot_name + "': cannot start '" + path + "' confined: " +
-                            std::strerror(launch.error));
+            throw UserError("bot '" + request.bot_name + "': cannot start '" + path + "'" +
+                            (launch.program_failed ? ": " : " in its sandbox: ") + std::strerror(launch.error));
         }
         main_processes.insert(pid);
         registering.unlock();

@@ -5,6 +5,7 @@
 #include <linux/mount.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -22,7 +23,44 @@ namespace arb {
 
 namespace fs = std::filesystem;
 
+extern const unsigned char kNamespaceInit[];  // namespace_init.c's binary (namespace_init_blob.cpp)
+extern const std::size_t kNamespaceInit_size;
+
 namespace {
+
+// A memfd holding the namespace's init, made once: exec'd from a descriptor, it needs no path
+// inside the sandbox's view.
+int init_program() {
+    static const int fd = [] {
+        const int memfd = ::memfd_create("arbiter-init", MFD_CLOEXEC);
+        if (memfd < 0) return -1;
+        std::size_t written = 0;
+        while (written < kNamespaceInit_size) {
+            const ssize_t n = ::write(memfd, kNamespaceInit + written, kNamespaceInit_size - written);
+            if (n <= 0) {
+                ::close(memfd);
+                return -1;
+            }
+            written += static_cast<std::size_t>(n);
+        }
+        return memfd;
+    }();
+    return fd;
+}
+
+struct ProgramStart {
+    const char* path;
+    char* const* argv;
+    char* const* envp;
+    int error;
+};
+
+int program_child(void* arg) {
+    auto& start = *static_cast<ProgramStart*>(arg);
+    ::execve(start.path, start.argv, start.envp);
+    start.error = errno;
+    ::_exit(127);
+}
 
 bool under_tmp(const fs::path& p) {
     const std::string s = p.lexically_normal().string();
@@ -122,6 +160,7 @@ NamespaceView namespace_view(const ExposedPaths& paths) {
     for (const auto& p : paths.read_only) add_dirs(p);
     if (!paths.writable.empty()) add_dirs(paths.writable);
     view.tree_fds.assign(view.read_only.size() + 1, -1);
+    view.program_stack.resize(64 * 1024);
     return view;
 }
 
@@ -173,6 +212,31 @@ int drop_capabilities() {
     return 0;
 }
 
+int become_init(NamespaceView& view, const char* path, char* const* argv, char* const* envp, bool& program_failed) {
+    program_failed = false;
+    const int init = init_program();
+    if (init < 0) return EBADF;
+    ProgramStart start{path, argv, envp, 0};
+    char* const stack_top = view.program_stack.data() + view.program_stack.size();
+    const pid_t program = ::clone(program_child, stack_top, CLONE_VM | CLONE_VFORK | SIGCHLD, &start);
+    if (program < 0) return errno;
+    if (start.error != 0) {
+        ::waitpid(program, nullptr, 0);
+        program_failed = true;
+        return start.error;
+    }
+    // The pipes are the program's alone: when it closes its output, the arbiter sees the end.
+    ::close(STDIN_FILENO);
+    ::close(STDOUT_FILENO);
+    ::close(STDERR_FILENO);
+    char* const init_argv[] = {const_cast<char*>("arbiter-init"), nullptr};
+    char* const no_environment[] = {nullptr};
+    ::syscall(SYS_execveat, init, "", init_argv, no_environment, AT_EMPTY_PATH);
+    const int error = errno;
+    ::kill(program, SIGKILL);
+    return error;
+}
+
 pid_t host_parent_pid(int proc_self_stat) {
     char text[512];
     const ssize_t n = ::pread(proc_self_stat, text, sizeof text - 1, 0);
@@ -210,12 +274,19 @@ int probe_child(void* arg) {
     if (error == 0) error = enter_namespace_view(probe.view, stat_fd);
     if (error == 0) error = drop_bounding_capabilities();
     if (error == 0) error = drop_capabilities();
+    if (error == 0) {
+        char* const argv[] = {const_cast<char*>("true"), nullptr};
+        char* const envp[] = {nullptr};
+        bool program_failed = false;
+        error = become_init(probe.view, "/bin/true", argv, envp, program_failed);
+    }
     probe.error = error;
-    ::_exit(error == 0 ? 0 : 1);
+    ::_exit(1);
 }
 
 std::string probe_namespaces() {
     if (::geteuid() != 0) return "the arbiter does not run as root";
+    if (init_program() < 0) return std::string("cannot make the sandbox's init: ") + std::strerror(errno);
     const LentNetworkNamespace netns = LentNetworkNamespace::borrow();
     if (!netns.valid()) return std::string("cannot make a network namespace: ") + std::strerror(errno);
     ProbeChild probe;

@@ -25,6 +25,7 @@ struct NamespaceView {
     std::vector<std::string> read_only;       // folders under /tmp shown again, read-only
     std::vector<std::string> dirs_to_make;    // under the new /tmp, parents first
     std::vector<int> tree_fds;                // child scratch: one per read_only entry, then writable
+    std::vector<char> program_stack;          // the program's child runs on it until it execs
 };
 
 // The folders a confined command needs to see besides the read-only root: its own folder
@@ -53,6 +54,12 @@ int drop_bounding_capabilities();
 // Clears the remaining capabilities and sets no_new_privs; after the user switch.
 int drop_capabilities();
 
+// In the confined child, last (stdio, limits, user all set): starts the program as process 2
+// of the namespace (a child sharing this memory until it execs) and execs the namespace's init
+// (namespace_init.c) in its own place. Returns only on failure, with the errno; `program_failed`
+// says whether it was the program's exec (its reason, e.g. ENOENT, is the user's).
+int become_init(NamespaceView& view, const char* path, char* const* argv, char* const* envp, bool& program_failed);
+
 // The parent pid as seen by the host, from a /proc/self/stat descriptor (-1 if unreadable).
 pid_t host_parent_pid(int proc_self_stat);
 
@@ -62,6 +69,10 @@ pid_t clone_vfork(int flags, int (*child)(void*), void* arg);
 
 // Whether this process can confine bots itself; "" when it can, else why not (probed once).
 std::string namespaces_failure();
+
+// How many processes below the arbiter's child the bot's program runs: the namespace's init
+// starts it.
+constexpr int kNamespaceProgramDepth = 1;
 
 // An empty network namespace (only a loopback, down) lent to one pipe seat: making one costs
 // about 0.5 ms and its removal more, so they are kept and lent again once the seat's processes

@@ -96,7 +96,7 @@ void ProcessTableImpl::start_seat(int s) {
     SpawnedBot bot = spawn_bot(request);
     SeatProcess& process = seat.process;
     process.pid = bot.pid;
-    process.sandboxed = sandbox_plan_.bwrap;
+    process.sandboxed = sandbox_plan_.confined();
     // A confined program is looked for at its first request, so the seats' sandboxes start side
     // by side; at once if it is to be frozen (stopped, bwrap would not start it).
     if (!process.sandboxed || options_.freeze_idle) find_program(s);
@@ -119,7 +119,7 @@ void ProcessTableImpl::find_program(int s) {
     SeatProcess& process = at(s).process;
     if (process.program_found || process.pid <= 0) return;
     process.program_found = true;
-    process.program_pid = process.sandboxed ? sandboxed_program_pid(process.pid, kProgramStartWaitMs) : process.pid;
+    process.program_pid = process.sandboxed ? sandboxed_program_pid(process.pid, sandbox_plan_.program_depth(), kProgramStartWaitMs) : process.pid;
     if (process.program_pid <= 0) process.program_pid = process.pid;
     process.has_cpu_clock = ::clock_getcpuclockid(process.program_pid, &process.cpu_clock) == 0;
     process.schedstat.reset(::open(fmt::format("/proc/{}/schedstat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));

@@ -186,12 +186,12 @@ pid_t first_child(pid_t pid) {
 
 }  // namespace
 
-pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms) {
+pid_t sandboxed_program_pid(pid_t sandbox_pid, int depth, int wait_ms) {
     for (int waited_us = 0; waited_us <= wait_ms * 1000; waited_us += 100) {
-        const pid_t init = first_child(bwrap_pid);
-        const pid_t program = init > 0 ? first_child(init) : -1;
+        pid_t program = sandbox_pid;
+        for (int level = 0; level < depth && program > 0; ++level) program = first_child(program);
         if (program > 0) return program;
-        const char state = process_state(bwrap_pid);
+        const char state = process_state(sandbox_pid);
         if (state == '\0' || state == 'Z' || state == 'X') return -1;  // the sandbox failed, or its program ended already
         ::usleep(100);
     }

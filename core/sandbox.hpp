@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/namespace_sandbox.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb {
@@ -32,6 +33,9 @@ struct SandboxPlan {
     std::string bwrap_path;
     std::string description;  // "namespaces", "bwrap" or "none (...)"
     bool confined() const { return namespaces || bwrap; }
+    // Processes between the arbiter's child and the bot's program: bwrap -> its init -> the
+    // program; the namespace's init -> the program.
+    int program_depth() const { return bwrap ? 2 : namespaces ? kNamespaceProgramDepth : 0; }
 };
 
 // Probes once per process (cached) and decides. UserError when the sandbox asked for cannot
@@ -66,11 +70,12 @@ private:
     UniqueFd home_;
 };
 
-// The host pid of the bot's own program under a bwrap process: bwrap -> the namespace's init
-// -> the program. Waits up to `wait_ms` for the program to be started; -1 if it was not.
-pid_t sandboxed_program_pid(pid_t bwrap_pid, int wait_ms);
+// The host pid of the bot's own program `depth` first children below the arbiter's child
+// (SandboxPlan::program_depth). Waits up to `wait_ms` for the program to be started; -1 if it
+// was not.
+pid_t sandboxed_program_pid(pid_t sandbox_pid, int depth, int wait_ms);
 
-// bwrap exits with 128 + N when the program was killed by signal N: the wait status the
+// bwrap, and the namespaces sandbox's init, exit with 128 + N when the program was killed by signal N: the wait status the
 // program itself would have given (a signal status), else `status` unchanged.
 int unwrap_sandbox_status(int status);
 

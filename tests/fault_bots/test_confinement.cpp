@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sstream>
 #include <thread>
 
 #include "core/bot_spawn.hpp"
@@ -257,6 +258,36 @@ TEST_CASE("a confined bot started through a symbolic link into another /tmp fold
     }
 }
 
+TEST_CASE("a confined bot has no capabilities, sees its own processes only, and has the usual devices") {
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        SeatLaunch seat = hostile_seat("looker", {});
+        // One line per request: effective capabilities, no_new_privs, processes visible in
+        // /proc, then whether /dev/null, /dev/urandom and /dev/shm work.
+        seat.bot = parse_bot_spec(
+            "name=looker cmd=\"/bin/sh -c 'while read l; do "
+            "echo $(sed -n \\\"s/^CapEff:[[:space:]]*//p\\\" /proc/self/status) "
+            "$(sed -n \\\"s/^NoNewPrivs:[[:space:]]*//p\\\" /proc/self/status) "
+            "$(ls /proc | grep -c \\\"^[0-9]\\\") "
+            "$(echo x >/dev/null && head -c 4 /dev/urandom | wc -c) "
+            "$(touch /dev/shm/x && echo shm); done'\"");
+        auto table = launch_one(seat, with_sandbox(mode));
+        const std::string seen = ask(*table, 0, "look");
+        table->close();
+        // The shell, and during the $(...) the commands it runs: a handful, not the machine's.
+        std::istringstream in(seen);
+        std::string caps, no_new_privs, devices, shm;
+        int processes = 0;
+        in >> caps >> no_new_privs >> processes >> devices >> shm;
+        CHECK(caps == "0000000000000000");
+        if (mode == SandboxMode::namespaces) CHECK(no_new_privs == "1");
+        CHECK(processes >= 1);
+        CHECK(processes <= 6);
+        CHECK(devices == "4");
+        CHECK(shm == "shm");
+    }
+}
+
 TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
     std::vector<SandboxMode> modes = confined_modes();
     modes.push_back(SandboxMode::none);
@@ -325,8 +356,9 @@ TEST_CASE("a confined bot's crash, memory kill and CPU time are reported as with
             CHECK(reply.status == ReplyStatus::closed);
             table->close();
             CHECK(table->status(0) == SeatStatus::crashed);
-            // The program's own end, not bwrap's exit code 128 + N.
-            CHECK(read_file(options.transcript_path).find("killed by signal") != std::string::npos);
+            // abort(): SIGABRT, the program's own end, not the sandbox's exit code 128 + N (and not
+            // what the kernel makes of an abort() in a namespace's first process).
+            CHECK(read_file(options.transcript_path).find("killed by signal 6") != std::string::npos);
         }
         {
             TableOptions options = with_sandbox(mode);
