@@ -8,6 +8,9 @@
 #
 #   tools/bench/core/confinement.sh [BUILD_DIR] [RUNS]
 #   build first: cmake --build BUILD_DIR --target arbiter bench_core bench_raw_echo
+#
+# BASELINE_ARBITER=/path/to/an/older/arbiter adds a variant "baseline": that binary's tournament
+# with cgroup limits and no sandbox, in the same alternation (its spawn time is not measured).
 set -euo pipefail
 build=${1:-build/release}
 runs=${2:-3}
@@ -19,17 +22,23 @@ work=$(mktemp -d -t arbiter-confinement.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 variants=("cgroup none" "cgroup namespaces" "cgroup bwrap" "rlimit none" "rlimit namespaces" "rlimit bwrap")
+[ -n "${BASELINE_ARBITER:-}" ] && variants=("baseline none" "${variants[@]}")
 limits_env() { [ "$1" = rlimit ] && echo rlimit || echo ""; }
 echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for run in $(seq "$runs"); do
   for v in "${variants[@]}"; do
     read -r limits sandbox <<<"$v"
     key="${limits}-${sandbox}"
-    spawn=$(ARBITER_LIMITS=$(limits_env "$limits") ARBITER_SANDBOX=$sandbox "$bench/bench_core" spawn "$bench/bench_raw_echo" 50)
-    us=$(sed -n 's/.*first_reply_median_us=\([0-9.]*\).*/\1/p' <<<"$spawn")
+    program=$arbiter us=-
+    if [ "$limits" = baseline ]; then
+      program=$BASELINE_ARBITER
+    else
+      spawn=$(ARBITER_LIMITS=$(limits_env "$limits") ARBITER_SANDBOX=$sandbox "$bench/bench_core" spawn "$bench/bench_raw_echo" 50)
+      us=$(sed -n 's/.*first_reply_median_us=\([0-9.]*\).*/\1/p' <<<"$spawn")
+    fi
     db="$work/$key-$run.sqlite"
     start=$(date +%s.%N)
-    ARBITER_LIMITS=$(limits_env "$limits") "$arbiter" -q tournament --config "$root/configs/demo.json" --db "$db" \
+    ARBITER_LIMITS=$(limits_env "$limits") "$program" -q tournament --config "$root/configs/demo.json" --db "$db" \
       --rounds 50 -j 2 --no-progress --sandbox "$sandbox" >/dev/null
     wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}')
     matches=$(sqlite3 "$db" "SELECT COUNT(*) FROM matches")
