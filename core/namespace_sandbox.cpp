@@ -120,7 +120,9 @@ ExposedPaths exposed_paths(const fs::path& executable, const std::vector<std::st
     auto expose_path = [&](const fs::path& p) {
         std::error_code ec;
         if (!p.is_absolute() || !under_tmp(p) || !fs::exists(p, ec)) return;
-        const fs::path folder = (fs::is_directory(p, ec) ? p : p.parent_path()).lexically_normal();
+        // As written, "..", "." and all: the program is exec'd by that path, which passes
+        // through every folder it names, so each must exist in the view (made empty if need be).
+        const fs::path folder = fs::is_directory(p, ec) ? p : p.parent_path();
         for (const auto& done : paths.read_only)
             if (done == folder) return;
         paths.read_only.push_back(folder);
@@ -148,7 +150,7 @@ NamespaceView namespace_view(const ExposedPaths& paths) {
     auto add_dirs = [&](const fs::path& p) {
         if (!under_tmp(p)) return;
         fs::path so_far = "/";
-        for (const auto& part : p.lexically_normal()) {
+        for (const auto& part : p) {
             so_far /= part;
             if (so_far.string().size() <= 4) continue;  // "/" and "/tmp" exist
             const std::string s = so_far.string();

@@ -258,6 +258,21 @@ TEST_CASE("a confined bot started through a symbolic link into another /tmp fold
     }
 }
 
+TEST_CASE("a confined bot named by a path through another folder of /tmp ('bin/../bots/bot') runs") {
+    for (const SandboxMode mode : confined_modes()) {
+        INFO("sandbox " << to_string(mode));
+        const auto root = scratch_dir("confined-dotdot");
+        std::filesystem::create_directories(root / "bin");
+        std::filesystem::create_directories(root / "bots");
+        std::filesystem::copy_file(HOSTILE_BOT_PATH, root / "bots" / "bot");
+        SeatLaunch seat = hostile_seat("dotdot", {});
+        seat.bot = parse_bot_spec("name=dotdot cmd=" + quote_word((root / "bin" / ".." / "bots" / "bot").string()));
+        auto table = launch_one(seat, with_sandbox(mode));
+        CHECK(ask(*table, 0, "hello") == "echo hello");
+        table->close();
+    }
+}
+
 TEST_CASE("a confined bot has no capabilities, sees its own processes only, and has the usual devices") {
     for (const SandboxMode mode : confined_modes()) {
         INFO("sandbox " << to_string(mode));
