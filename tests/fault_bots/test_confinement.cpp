@@ -242,6 +242,20 @@ TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
     }
 }
 
+namespace {
+
+// The first reply of a confined bot whose command names `program` (a copy of the hostile bot).
+std::string hello_from(SandboxMode mode, const std::filesystem::path& program) {
+    SeatLaunch seat = hostile_seat("named", {});
+    seat.bot = parse_bot_spec("name=named cmd=" + quote_word(program.string()));
+    auto table = launch_one(seat, with_sandbox(mode));
+    const std::string reply = ask(*table, 0, "hello");
+    table->close();
+    return reply;
+}
+
+}  // namespace
+
 TEST_CASE("a confined bot started through a symbolic link into another /tmp folder runs") {
     for (const SandboxMode mode : confined_modes()) {
         INFO("sandbox " << to_string(mode));
@@ -250,11 +264,7 @@ TEST_CASE("a confined bot started through a symbolic link into another /tmp fold
         const auto links = scratch_dir("confined-links");
         std::filesystem::copy_file(HOSTILE_BOT_PATH, real / "bot");
         std::filesystem::create_symlink(real / "bot", links / "bot");
-        SeatLaunch seat = hostile_seat("linked", {});
-        seat.bot = parse_bot_spec("name=linked cmd=" + quote_word((links / "bot").string()));
-        auto table = launch_one(seat, with_sandbox(mode));
-        CHECK(ask(*table, 0, "hello") == "echo hello");
-        table->close();
+        CHECK(hello_from(mode, links / "bot") == "echo hello");
     }
 }
 
@@ -265,11 +275,7 @@ TEST_CASE("a confined bot named by a path through another folder of /tmp ('bin/.
         std::filesystem::create_directories(root / "bin");
         std::filesystem::create_directories(root / "bots");
         std::filesystem::copy_file(HOSTILE_BOT_PATH, root / "bots" / "bot");
-        SeatLaunch seat = hostile_seat("dotdot", {});
-        seat.bot = parse_bot_spec("name=dotdot cmd=" + quote_word((root / "bin" / ".." / "bots" / "bot").string()));
-        auto table = launch_one(seat, with_sandbox(mode));
-        CHECK(ask(*table, 0, "hello") == "echo hello");
-        table->close();
+        CHECK(hello_from(mode, root / "bin" / ".." / "bots" / "bot") == "echo hello");
     }
 }
 
