@@ -338,11 +338,6 @@ LentNetworkNamespace LentNetworkNamespace::borrow() {
     return LentNetworkNamespace(make_network_namespace());
 }
 
-LentNetworkNamespace& LentNetworkNamespace::operator=(LentNetworkNamespace&& other) noexcept {
-    if (this != &other) fd_ = std::move(other.fd_);
-    return *this;
-}
-
 void LentNetworkNamespace::give_back() {
     if (!fd_.valid()) return;
     const std::lock_guard lock(lent_mutex);

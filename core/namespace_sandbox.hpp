@@ -83,7 +83,7 @@ public:
     LentNetworkNamespace() = default;
     static LentNetworkNamespace borrow();  // invalid when none can be made
     LentNetworkNamespace(LentNetworkNamespace&& other) noexcept = default;
-    LentNetworkNamespace& operator=(LentNetworkNamespace&& other) noexcept;
+    LentNetworkNamespace& operator=(LentNetworkNamespace&& other) noexcept = default;
     LentNetworkNamespace(const LentNetworkNamespace&) = delete;
     LentNetworkNamespace& operator=(const LentNetworkNamespace&) = delete;
     ~LentNetworkNamespace() = default;

@@ -113,30 +113,35 @@ struct HostListener {
 
 }  // namespace
 
-TEST_CASE("a confined bot cannot forge another bot's reply through /proc") {
-    for (const SandboxMode mode : confined_modes()) {
-        INFO("sandbox " << to_string(mode));
-        const auto [report, victim] = attack(mode, marker("forge"), {"--forge"});
-        CHECK(report == "forged 0");
-        CHECK(victim == "echo still there");
-        // Without confinement the attack is real: the forged line reaches the arbiter as the reply.
-        const auto [open_report, open_victim] = attack(SandboxMode::none, marker("forge-open"), {"--forge"});
-        CHECK(open_report == "forged 1");
-        CHECK(open_victim == "FORGED");
-    }
+namespace {
+
+const std::map<std::string, std::string> kVictimSecret{{"SEAT_SECRET", "victim-secret-42"}};
+
+// Forging another bot's reply through /proc, reading its environment and signalling it all fail.
+void check_bots_apart(SandboxMode mode, bool seat_users, const std::string& tag) {
+    const auto [report, victim] = attack(mode, marker("forge-" + tag), {"--forge"}, {}, seat_users);
+    CHECK(report == "forged 0");
+    CHECK(victim == "echo still there");
+    CHECK(attack(mode, marker("env-" + tag), {"--environ", "SEAT_SECRET"}, kVictimSecret, seat_users).first ==
+          "environ none");
+    const auto [signalled, alive] = attack(mode, marker("kill-" + tag), {"--signal"}, {}, seat_users);
+    CHECK(signalled == "signalled 0");
+    CHECK(alive == "echo still there");
 }
 
-TEST_CASE("a confined bot cannot read another bot's environment or kill it") {
+}  // namespace
+
+TEST_CASE("a confined bot cannot forge another bot's reply through /proc, read its environment or kill it") {
     for (const SandboxMode mode : confined_modes()) {
         INFO("sandbox " << to_string(mode));
-        const std::map<std::string, std::string> secret{{"SEAT_SECRET", "victim-secret-42"}};
-        CHECK(attack(mode, marker("env"), {"--environ", "SEAT_SECRET"}, secret).first == "environ none");
-        CHECK(attack(SandboxMode::none, marker("env-open"), {"--environ", "SEAT_SECRET"}, secret).first ==
-              "environ victim-secret-42");
-        const auto [report, victim] = attack(mode, marker("kill"), {"--signal"});
-        CHECK(report == "signalled 0");
-        CHECK(victim == "echo still there");
+        check_bots_apart(mode, false, to_string(mode));
     }
+    // Without confinement the attacks are real: the forged line reaches the arbiter as the reply.
+    const auto [open_report, open_victim] = attack(SandboxMode::none, marker("forge-open"), {"--forge"});
+    CHECK(open_report == "forged 1");
+    CHECK(open_victim == "FORGED");
+    CHECK(attack(SandboxMode::none, marker("env-open"), {"--environ", "SEAT_SECRET"}, kVictimSecret).first ==
+          "environ victim-secret-42");
 }
 
 // --seat-users: each seat runs as a user id of its own (core/seat_users.hpp), which keeps bots
@@ -146,15 +151,7 @@ TEST_CASE("with seat users, bots without the sandbox cannot forge, read or signa
         MESSAGE("skipped: seat users need a root arbiter");
         return;
     }
-    const auto [report, victim] = attack(SandboxMode::none, marker("forge-users"), {"--forge"}, {}, true);
-    CHECK(report == "forged 0");
-    CHECK(victim == "echo still there");
-    const std::map<std::string, std::string> secret{{"SEAT_SECRET", "victim-secret-42"}};
-    CHECK(attack(SandboxMode::none, marker("env-users"), {"--environ", "SEAT_SECRET"}, secret, true).first ==
-          "environ none");
-    const auto [signalled, alive] = attack(SandboxMode::none, marker("kill-users"), {"--signal"}, {}, true);
-    CHECK(signalled == "signalled 0");
-    CHECK(alive == "echo still there");
+    check_bots_apart(SandboxMode::none, true, "users");
 }
 
 TEST_CASE("with seat users every seat has its own user id, with and without the sandbox") {
