@@ -206,6 +206,7 @@ ChildResourceLimits child_limits(const LimitsPlan& plan, const Limits& limits) {
     ChildResourceLimits child;
     child.core_dumps = limits.core_dumps;
     if (limits.cpu_seconds) child.cpu_seconds = static_cast<std::uint64_t>(*limits.cpu_seconds);
+    if (limits.disk_mib > 0) child.file_size_bytes = static_cast<std::uint64_t>(limits.disk_mib) << 20;
     if (plan.kind == LimitsPlan::Kind::rlimit) {
         if (limits.memory_mib > 0) child.address_space_bytes = static_cast<std::uint64_t>(limits.memory_mib) << 20;
         // RLIMIT_NPROC counts every process of the user and does not bind root; it is only a

@@ -11,10 +11,12 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <linux/seccomp.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -71,6 +73,13 @@ std::vector<pid_t> own_children() {
 }
 
 }  // namespace
+
+bool environment_passes(std::string_view key, const std::vector<std::string>& pass_env) {
+    for (const char* kept : {"PATH", "HOME", "LANG", "TZ", "TERM"})
+        if (key == kept) return true;
+    if (key.rfind("LC_", 0) == 0) return true;
+    return std::find(pass_env.begin(), pass_env.end(), key) != pass_env.end();
+}
 
 char process_state(pid_t pid) {
     const std::string text = read_proc("/proc/" + std::to_string(pid) + "/stat");
@@ -133,7 +142,9 @@ struct ChildSetup {
         int resource;
         rlim_t value;
     };
-    Limit limits[4];
+    Limit limits[5];
+    const sock_fprog* syscall_filter = nullptr;
+    int inherited_fd = -1;
     int limit_count = 0;
 
     template <typename Launcher>
@@ -200,6 +211,8 @@ struct ChildSetup {
             if (::setrlimit(limits[i].resource, &value) != 0) return errno;
         }
         if (dir != nullptr && ::chdir(dir) != 0) return errno;
+        // Last: from here on the filter applies to everything the child does, exec included.
+        if (syscall_filter != nullptr && ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, syscall_filter) != 0) return errno;
         return 0;
     }
 
@@ -279,12 +292,12 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
         cgroup_files.push_back(std::move(fd));
     }
 
-    // Environment: the arbiter's, with the bot's own entries added or replacing.
+    // Environment: the allowlisted part of the arbiter's, with the bot's own entries added or replacing.
     std::vector<std::string> env_strings;
     for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
         const std::string_view entry(*e);
         const std::string key(entry.substr(0, entry.find('=')));
-        if (!request.env.contains(key)) env_strings.emplace_back(entry);
+        if (!request.env.contains(key) && environment_passes(key, request.pass_env)) env_strings.emplace_back(entry);
     }
     for (const auto& [key, value] : request.env) env_strings.push_back(key + "=" + value);
     std::vector<const char*> envp;
@@ -313,9 +326,12 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (request.limits.address_space_bytes) add_limit(RLIMIT_AS, *request.limits.address_space_bytes);
     if (request.limits.cpu_seconds) add_limit(RLIMIT_CPU, *request.limits.cpu_seconds);
     if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
+    if (request.limits.file_size_bytes) add_limit(RLIMIT_FSIZE, *request.limits.file_size_bytes);
+    setup.syscall_filter = request.syscall_filter;
+    setup.inherited_fd = request.inherited_fd;
 
     if (request.confined) {
-        NamespaceView view = namespace_view(*request.confined);
+        NamespaceView view = namespace_view(*request.confined, request.view_options);
         setup.view = &view;
         setup.dir = nullptr;  // the view starts it in its folder
         const std::string path = request.executable.string();
@@ -327,8 +343,9 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
         const pid_t pid = spawn_confined(launch);
         if (launch.error != 0) {
             if (pid > 0) ::waitpid(pid, nullptr, 0);
+            const std::string step = view.failed_step != nullptr ? std::string(" (") + view.failed_step + ")" : "";
             throw UserError("bot '" + request.bot_name + "': cannot start '" + path + "'" +
-                            (launch.program_failed ? ": " : " in its sandbox: ") + std::strerror(launch.error));
+                            (launch.program_failed ? ": " : " in its sandbox" + step + ": ") + std::strerror(launch.error));
         }
         main_processes.insert(pid);
         registering.unlock();
@@ -342,6 +359,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     // (it hung under ASan); a vfork child shares the parent's memory and its live locks.
     boost::asio::io_context spawn_context;
     bp2::posix::vfork_launcher launcher;
+    if (request.inherited_fd >= 0) launcher.fd_whitelist.push_back(request.inherited_fd);
     bp2::error_code ec;
     const char** argv_data = argv.data();
     // Held from the fork until the pid is registered: the zombie sweep of another seat must not

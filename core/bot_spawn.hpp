@@ -3,12 +3,14 @@
 // in the child before exec (planowanie.md 6.3): its own process group, death with the arbiter
 // (PR_SET_PDEATHSIG + getppid check), default signal dispositions, pipes on 0/1/2, every other
 // descriptor closed, resource limits, cgroup membership, working directory and environment.
+#include <linux/filter.h>
 #include <sys/types.h>
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@ struct ChildResourceLimits {
     std::optional<std::uint64_t> address_space_bytes;  // RLIMIT_AS (fallback memory limit)
     std::optional<std::uint64_t> cpu_seconds;          // RLIMIT_CPU (backstop)
     std::optional<std::uint64_t> processes;            // RLIMIT_NPROC (fallback process count)
+    std::optional<std::uint64_t> file_size_bytes;      // RLIMIT_FSIZE (no file written larger)
     bool core_dumps = false;                           // false: RLIMIT_CORE = 0
 };
 
@@ -29,7 +32,10 @@ struct SpawnRequest {
     std::filesystem::path executable;     // resolved path
     std::vector<std::string> argv;        // argv[0] as the user wrote it, then the arguments
     std::filesystem::path dir;            // empty = the arbiter's working directory
-    std::map<std::string, std::string> env;  // added to (or replacing in) the arbiter's environment
+    // The bot's environment: the arbiter's PATH, HOME, LANG, LC_*, TZ and TERM, the variables
+    // named in pass_env, then these (added or replacing). Nothing else of the arbiter's.
+    std::map<std::string, std::string> env;
+    std::vector<std::string> pass_env;
     ChildResourceLimits limits;
     std::vector<std::filesystem::path> cgroup_join_files;  // the child writes "0" (itself) to each
     int netns = -1;  // a network namespace the child joins before exec (-1: the arbiter's)
@@ -37,7 +43,14 @@ struct SpawnRequest {
     // Confined by the arbiter's own namespaces (core/namespace_sandbox.hpp): what it sees besides
     // the read-only root. Needs root and a network namespace to join (netns).
     std::optional<ExposedPaths> confined;
+    ViewOptions view_options;
+    // Installed last before exec in a confined child (after no_new_privs); null: none.
+    const sock_fprog* syscall_filter = nullptr;
+    int inherited_fd = -1;  // kept open across exec at its number (bwrap's --seccomp descriptor)
 };
+
+// Whether the arbiter's variable `key` reaches a bot (the fixed allowlist, or named in pass_env).
+bool environment_passes(std::string_view key, const std::vector<std::string>& pass_env);
 
 struct SpawnedBot {
     pid_t pid = -1;          // also its process group id

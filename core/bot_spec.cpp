@@ -69,7 +69,7 @@ BotSpec parse_bot_spec(std::string_view spec) {
         const auto eq = field.find('=');
         if (eq == std::string::npos || eq == 0) {
             throw UserError("bot spec '" + std::string(spec) + "': expected KEY=VALUE, got '" + field +
-                            "' (keys: name, cmd, dir, arg, env.KEY)");
+                            "' (keys: name, cmd, dir, arg, ro, env.KEY)");
         }
         const std::string key = field.substr(0, eq);
         std::string value = field.substr(eq + 1);
@@ -82,20 +82,24 @@ BotSpec parse_bot_spec(std::string_view spec) {
             bot.url = std::move(value);
         } else if (key == "dir") {
             bot.dir = value;
+        } else if (key == "ro") {
+            if (value.empty()) throw UserError("bot spec '" + std::string(spec) + "': ro= needs a path");
+            bot.read_only.emplace_back(std::move(value));
         } else if (key == "arg") {
             extra_args.push_back(std::move(value));
         } else if (key.rfind("env.", 0) == 0 && key.size() > 4) {
             bot.env[key.substr(4)] = std::move(value);
         } else {
             throw UserError("bot spec '" + std::string(spec) + "': unknown key '" + key +
-                            "' (keys: name, cmd, dir, arg, env.KEY)");
+                            "' (keys: name, cmd, dir, arg, ro, env.KEY)");
         }
     }
     if (!bot.url.empty()) {
         // Nothing starts a url= bot, so a dir= or env. would be silently dropped (and lost from
         // the spec the store keeps).
-        if (have_cmd || !extra_args.empty() || !bot.dir.empty() || !bot.env.empty())
-            throw UserError("bot spec '" + std::string(spec) + "': url= names a running bot; it takes no cmd=, arg=, dir= or env.");
+        if (have_cmd || !extra_args.empty() || !bot.dir.empty() || !bot.env.empty() ||
+            !bot.read_only.empty())
+            throw UserError("bot spec '" + std::string(spec) + "': url= names a running bot; it takes no cmd=, arg=, dir=, ro= or env.");
         if (bot.url.rfind("http://", 0) != 0) throw UserError("bot spec '" + std::string(spec) + "': url must start with http://");
         if (bot.name.empty()) bot.name = valid_utf8(bot.url);
         return bot;
@@ -118,6 +122,7 @@ std::string to_spec_string(const BotSpec& bot) {
     if (!bot.url.empty()) return "name=" + quote_word(bot.name) + " url=" + quote_word(bot.url);
     std::string out = "name=" + quote_word(bot.name) + " cmd=" + quote_word(bot.command);
     if (!bot.dir.empty()) out += " dir=" + quote_word(bot.dir.string());
+    for (const auto& p : bot.read_only) out += " ro=" + quote_word(p.string());
     for (const auto& [k, v] : bot.env) out += " " + quote_word("env." + k + "=" + v);
     return out;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // A bot as users name it on the command line or in a config file, in the style of
 // engine-match tools:
-//   name=NAME cmd="COMMAND LINE" [dir=DIR] [arg=ARG]... [env.KEY=VALUE]...
+//   name=NAME cmd="COMMAND LINE" [dir=DIR] [arg=ARG]... [ro=PATH]... [env.KEY=VALUE]...
 //   name=NAME url=http://HOST:PORT/PATH      a bot already serving HTTP somewhere (no process)
 // cmd is split into words like a shell would (quotes and backslashes), but no shell runs it.
 #include <filesystem>
@@ -18,7 +18,8 @@ struct BotSpec {
     std::string command;             // as written, for records and the store
     std::vector<std::string> argv;   // command split into words, then the arg= values
     std::filesystem::path dir;       // working directory; empty = the arbiter's
-    std::map<std::string, std::string> env;  // added to the arbiter's environment
+    std::map<std::string, std::string> env;  // added to the bot's environment
+    std::vector<std::filesystem::path> read_only;  // more paths a confined bot sees (read-only)
     std::string url;                 // a running HTTP bot instead of a command (then no argv)
 
     friend bool operator==(const BotSpec&, const BotSpec&) = default;

@@ -14,7 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -62,11 +64,6 @@ int program_child(void* arg) {
     ::_exit(127);
 }
 
-bool under_tmp(const fs::path& p) {
-    const std::string s = p.lexically_normal().string();
-    return s == "/tmp" || s.rfind("/tmp/", 0) == 0;
-}
-
 int set_tree_attributes(int fd, const char* path, unsigned flags, std::uint64_t set, std::uint64_t clear) {
     mount_attr attr{};
     attr.attr_set = set;
@@ -74,12 +71,21 @@ int set_tree_attributes(int fd, const char* path, unsigned flags, std::uint64_t 
     return static_cast<int>(::syscall(SYS_mount_setattr, fd, path, flags, &attr, sizeof attr));
 }
 
-int clone_tree(const char* path, bool writable) {
-    const int fd = static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE));
+int clone_tree(const ViewMount& m) {
+    const unsigned recursive = m.is_file || m.writable ? 0 : AT_RECURSIVE;
+    const int fd = static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, m.source.c_str(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | recursive));
     if (fd < 0) return -1;
-    const std::uint64_t set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (writable ? 0 : MOUNT_ATTR_RDONLY);
-    if (set_tree_attributes(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set, writable ? MOUNT_ATTR_RDONLY : 0) != 0) {
+    mount_attr attr{};
+    attr.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (m.writable ? 0 : MOUNT_ATTR_RDONLY);
+    attr.attr_clr = m.writable ? MOUNT_ATTR_RDONLY : 0;
+    if (m.writable && m.idmap_userns >= 0) {
+        attr.attr_set |= MOUNT_ATTR_IDMAP;
+        attr.userns_fd = static_cast<std::uint64_t>(m.idmap_userns);
+    }
+    if (::syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | recursive, &attr, sizeof attr) != 0) {
+        const int error = errno;
         ::close(fd);
+        errno = error;
         return -1;
     }
     return fd;
@@ -89,112 +95,183 @@ int place_tree(int fd, const char* path) {
     return static_cast<int>(::syscall(SYS_move_mount, fd, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH));
 }
 
-// A /dev with the harmless devices only (as bwrap's --dev, without pseudo-terminals).
-int make_dev() {
-    if (::mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64m") != 0) return errno;
+// A /dev with the harmless devices only (as bwrap's --dev, without pseudo-terminals), made as
+// nodes in the new root, which is mounted without nodev for them (the bot cannot make nodes).
+int make_dev(const NamespaceView& view) {
     struct Device {
-        const char* path;
+        const char* name;
         unsigned major, minor;
     };
-    static const Device devices[] = {{"/dev/null", 1, 3},    {"/dev/zero", 1, 5},    {"/dev/full", 1, 7},
-                                     {"/dev/random", 1, 8},  {"/dev/urandom", 1, 9}, {"/dev/tty", 5, 0}};
+    static const Device devices[] = {{"/null", 1, 3},   {"/zero", 1, 5},    {"/full", 1, 7},
+                                     {"/random", 1, 8}, {"/urandom", 1, 9}, {"/tty", 5, 0}};
+    char path[4096];
+    auto at = [&](const char* name) {
+        std::snprintf(path, sizeof path, "%s%s", view.dev.c_str(), name);
+        return path;
+    };
     for (const Device& d : devices) {
-        if (::mknod(d.path, S_IFCHR | 0666, makedev(d.major, d.minor)) != 0) return errno;
-        if (::chmod(d.path, 0666) != 0) return errno;  // the umask applied to mknod
+        if (::mknod(at(d.name), S_IFCHR | 0666, makedev(d.major, d.minor)) != 0) return errno;
+        if (::chmod(path, 0666) != 0) return errno;  // the umask applied to mknod
     }
-    static const char* const links[][2] = {{"/proc/self/fd", "/dev/fd"},
-                                           {"/proc/self/fd/0", "/dev/stdin"},
-                                           {"/proc/self/fd/1", "/dev/stdout"},
-                                           {"/proc/self/fd/2", "/dev/stderr"}};
+    static const char* const links[][2] = {{"/proc/self/fd", "/fd"},
+                                           {"/proc/self/fd/0", "/stdin"},
+                                           {"/proc/self/fd/1", "/stdout"},
+                                           {"/proc/self/fd/2", "/stderr"}};
     for (const auto& link : links)
-        if (::symlink(link[0], link[1]) != 0) return errno;
-    if (::mkdir("/dev/shm", 01777) != 0 || ::chmod("/dev/shm", 01777) != 0) return errno;
+        if (::symlink(link[0], at(link[1])) != 0) return errno;
+    if (::mkdir(at("/shm"), 01777) != 0 || ::chmod(path, 01777) != 0) return errno;
+    return 0;
+}
+
+// The paths container runtimes hide or freeze in /proc (empty files and folders, read-only).
+int cover_proc(const NamespaceView& view) {
+    for (const auto& file : view.proc_masked_files)
+        if (::mount(view.dev_null.c_str(), file.c_str(), nullptr, MS_BIND, nullptr) != 0) return errno;
+    for (const auto& dir : view.proc_masked_dirs)
+        if (::mount("tmpfs", dir.c_str(), "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") != 0)
+            return errno;
+    for (const auto& path : view.proc_read_only) {
+        if (::mount(path.c_str(), path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) return errno;
+        if (::mount(nullptr, path.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                    nullptr) != 0)
+            return errno;
+    }
     return 0;
 }
 
 }  // namespace
 
-ExposedPaths exposed_paths(const fs::path& executable, const std::vector<std::string>& argv, const fs::path& dir) {
-    ExposedPaths paths;
-    paths.cwd = dir.empty() ? fs::current_path() : fs::absolute(dir).lexically_normal();
-    auto expose_path = [&](const fs::path& p) {
-        std::error_code ec;
-        if (!p.is_absolute() || !under_tmp(p) || !fs::exists(p, ec)) return;
-        // As written, "..", "." and all: the program is exec'd by that path, which passes
-        // through every folder it names, so each must exist in the view (made empty if need be).
-        const fs::path folder = fs::is_directory(p, ec) ? p : p.parent_path();
-        for (const auto& done : paths.read_only)
-            if (done == folder) return;
-        paths.read_only.push_back(folder);
-    };
-    // A symbolic link is followed inside the sandbox, so its target must be there as well.
-    auto expose = [&](const fs::path& p) {
-        expose_path(p);
-        std::error_code ec;
-        const fs::path real = fs::canonical(p, ec);
-        if (!ec && real != p.lexically_normal()) expose_path(real);
-    };
-    expose(executable);
-    for (std::size_t i = 1; i < argv.size(); ++i) expose(fs::absolute(paths.cwd / argv[i]));
-    if (dir.empty()) expose(paths.cwd);
-    else paths.writable = paths.cwd;
-    return paths;
+namespace {
+
+void add_with_parents(std::vector<std::string>& dirs, const std::string& root, const fs::path& p, bool itself) {
+    fs::path so_far = "/";
+    const fs::path rel = p.relative_path();
+    std::size_t parts = static_cast<std::size_t>(std::distance(rel.begin(), rel.end()));
+    std::size_t i = 0;
+    for (const auto& part : rel) {
+        so_far /= part;
+        if (++i == parts && !itself) break;
+        dirs.push_back(root + so_far.string());
+    }
 }
 
-NamespaceView namespace_view(const ExposedPaths& paths) {
+// /proc entries as the OCI runtime defaults treat them, those present on this kernel.
+void add_proc_covers(NamespaceView& view) {
+    std::error_code ec;
+    for (const char* name : {"kcore", "keys", "key-users", "latency_stats", "timer_list", "timer_stats", "sched_debug"})
+        if (fs::exists(fs::path("/proc") / name, ec)) view.proc_masked_files.push_back(view.proc + "/" + name);
+    for (const char* name : {"acpi", "asound", "scsi"})
+        if (fs::is_directory(fs::path("/proc") / name, ec)) view.proc_masked_dirs.push_back(view.proc + "/" + name);
+    for (const char* name : {"bus", "fs", "irq", "sys", "sysrq-trigger"})
+        if (fs::exists(fs::path("/proc") / name, ec)) view.proc_read_only.push_back(view.proc + "/" + name);
+}
+
+}  // namespace
+
+NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options) {
     NamespaceView view;
-    view.cwd = paths.cwd.string();
-    view.writable = paths.writable.string();
-    for (const auto& p : paths.read_only) view.read_only.push_back(p.string());
-    // Mount points under the new, empty /tmp: every folder from /tmp down, parents first.
-    auto add_dirs = [&](const fs::path& p) {
-        if (!under_tmp(p)) return;
-        fs::path so_far = "/";
-        for (const auto& part : p) {
-            so_far /= part;
-            if (so_far.string().size() <= 4) continue;  // "/" and "/tmp" exist
-            const std::string s = so_far.string();
-            bool known = false;
-            for (const auto& d : view.dirs_to_make) known = known || d == s;
-            if (!known) view.dirs_to_make.push_back(s);
-        }
+    // Assembled over the host's /tmp folder inside the child's private mount namespace: the trees
+    // it shows are cloned before, so folders under the host's /tmp can be shown too.
+    view.root = "/tmp";
+    view.root_options = "mode=0755,size=1m,nr_inodes=4096";
+    const std::string& root = view.root;
+    std::vector<std::string> dirs;
+    auto show = [&](const fs::path& source, const fs::path& at, bool writable, int idmap) {
+        std::error_code ec;
+        const bool is_file = !fs::is_directory(source, ec);
+        view.mounts.push_back(ViewMount{source.string(), root + at.string(), writable, is_file, idmap});
+        add_with_parents(dirs, root, at, !is_file);
+        if (is_file) view.files_to_make.push_back(root + at.string());
     };
-    for (const auto& p : paths.read_only) add_dirs(p);
-    if (!paths.writable.empty()) add_dirs(paths.writable);
-    view.tree_fds.assign(view.read_only.size() + 1, -1);
+    const BaseView& base = base_view(true);
+    for (const auto& dir : base.read_only_dirs) show(dir, dir, false, -1);
+    for (const auto& [target, link] : base.symlinks) view.symlinks.emplace_back(target, root + link);
+    if (!base.etc_copy.empty()) show(base.etc_copy, "/etc", false, -1);
+    else
+        for (const auto& entry : base.etc_entries) show(fs::path("/etc") / entry, fs::path("/etc") / entry, false, -1);
+    for (const auto& p : paths.read_only) show(p, p, false, -1);
+    if (!paths.writable.empty()) show(paths.writable, paths.writable, true, options.idmap_userns);
+    add_with_parents(dirs, root, paths.cwd, true);
+    view.dev = root + "/dev";
+    view.dev_null = view.dev + "/null";
+    view.dev_shm = view.dev + "/shm";
+    view.tmp = root + "/tmp";
+    view.proc = root + "/proc";
+    for (const std::string& d : {view.dev, view.tmp, view.proc}) dirs.push_back(d);
+    std::sort(dirs.begin(), dirs.end());
+    dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+    std::erase_if(dirs, [&](const std::string& d) {
+        return std::find(view.files_to_make.begin(), view.files_to_make.end(), d) != view.files_to_make.end();
+    });
+    view.dirs_to_make = std::move(dirs);
+    std::stable_sort(view.mounts.begin(), view.mounts.end(),
+                     [](const ViewMount& a, const ViewMount& b) { return a.target < b.target; });
+    const std::string size = "size=" + std::to_string(std::max<std::int64_t>(options.disk_mib, 1)) + "m";
+    view.tmp_options = "mode=1777," + size;
+    view.shm_options = "mode=1777," + size;
+    add_proc_covers(view);
+    view.cwd = paths.cwd.string();
     view.program_stack.resize(64 * 1024);
     return view;
 }
 
 int namespace_clone_flags() { return CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP; }
 
-int enter_namespace_view(NamespaceView& view, int& proc_self_stat) {
-    // Nothing mounted here may reach the host's mount namespace.
-    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
-    proc_self_stat = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-    if (proc_self_stat < 0) return errno;
-    // Copies of what the new /tmp hides, taken before it is mounted; moved into it after.
-    const std::size_t shown = view.read_only.size();
-    for (std::size_t i = 0; i < shown; ++i)
-        if ((view.tree_fds[i] = clone_tree(view.read_only[i].c_str(), false)) < 0) return errno;
-    if (!view.writable.empty() && (view.tree_fds[shown] = clone_tree(view.writable.c_str(), true)) < 0) return errno;
-    if (set_tree_attributes(AT_FDCWD, "/", AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0) != 0)
+namespace {
+
+#define STEP(what) (view.failed_step = (what))
+
+int build_root(NamespaceView& view) {
+    // Every tree shown is cloned first: the new root then covers the folder it is built on.
+    for (ViewMount& m : view.mounts)
+        if (STEP(m.source.c_str()), (m.tree_fd = clone_tree(m)) < 0) return errno;
+    if (STEP("the new root"), ::mount("tmpfs", view.root.c_str(), "tmpfs", MS_NOSUID, view.root_options.c_str()) != 0)
         return errno;
-    if (::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) return errno;
     for (const auto& dir : view.dirs_to_make)
-        if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return errno;
-    for (std::size_t i = 0; i < shown; ++i)
-        if (place_tree(view.tree_fds[i], view.read_only[i].c_str()) != 0) return errno;
-    if (!view.writable.empty() && place_tree(view.tree_fds[shown], view.writable.c_str()) != 0) return errno;
-    for (int& fd : view.tree_fds) {
-        if (fd >= 0) ::close(fd);
-        fd = -1;
+        if (STEP(dir.c_str()), ::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return errno;
+    for (const auto& file : view.files_to_make) {
+        const int fd = (STEP(file.c_str()), ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+        if (fd < 0) return errno;
+        ::close(fd);
     }
-    if (const int error = make_dev(); error != 0) return error;
-    if (::mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0) return errno;
-    if (::chdir(view.cwd.c_str()) != 0) return errno;
+    for (const auto& [target, link] : view.symlinks)
+        if (STEP(link.c_str()), ::symlink(target.c_str(), link.c_str()) != 0) return errno;
+    if (const int error = (STEP("/dev"), make_dev(view)); error != 0) return error;
+    for (ViewMount& m : view.mounts) {
+        if (STEP(m.target.c_str()), place_tree(m.tree_fd, m.target.c_str()) != 0) return errno;
+        ::close(m.tree_fd);
+        m.tree_fd = -1;
+    }
+    if (STEP("/tmp"), ::mount("tmpfs", view.tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.tmp_options.c_str()) != 0)
+        return errno;
+    if (STEP("/dev/shm"), ::mount("tmpfs", view.dev_shm.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.shm_options.c_str()) != 0)
+        return errno;
+    if (STEP("/proc"), ::mount("proc", view.proc.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+        return errno;
+    if (const int error = (STEP("/proc covers"), cover_proc(view)); error != 0) return error;
+    // The root itself read-only: only its own folder, /tmp and /dev/shm take writes.
+    if (STEP("the new root"), set_tree_attributes(AT_FDCWD, view.root.c_str(), 0, MOUNT_ATTR_RDONLY, 0) != 0) return errno;
     return 0;
 }
+
+}  // namespace
+
+int enter_namespace_view(NamespaceView& view, int& proc_self_stat) {
+    // Nothing mounted here may reach the host's mount namespace.
+    if (STEP("/"), ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
+    proc_self_stat = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+    if (proc_self_stat < 0) return errno;
+    if (const int error = build_root(view); error != 0) return error;
+    // The old root goes: what the view does not show is not there at all.
+    if (STEP("pivot_root"), ::chdir(view.root.c_str()) != 0) return errno;
+    if (::syscall(SYS_pivot_root, ".", ".") != 0) return errno;
+    if (::umount2(".", MNT_DETACH) != 0) return errno;
+    if (STEP(view.cwd.c_str()), ::chdir(view.cwd.c_str()) != 0) return errno;
+    view.failed_step = nullptr;
+    return 0;
+}
+
+#undef STEP
 
 int drop_bounding_capabilities() {
     for (int cap = 0; cap < 64; ++cap) {
@@ -292,7 +369,7 @@ std::string probe_namespaces() {
     const LentNetworkNamespace netns = LentNetworkNamespace::borrow();
     if (!netns.valid()) return std::string("cannot make a network namespace: ") + std::strerror(errno);
     ProbeChild probe;
-    probe.view = namespace_view(ExposedPaths{"/", {}, {}});
+    probe.view = namespace_view(ExposedPaths{"/", {}, {}}, ViewOptions{});
     probe.netns = netns.get();
     const pid_t pid = clone_vfork(namespace_clone_flags(), probe_child, &probe);
     if (pid < 0) return std::string("cannot make namespaces: ") + std::strerror(errno);

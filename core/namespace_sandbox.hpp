@@ -2,49 +2,63 @@
 // The arbiter's own confinement of a bot (`--sandbox namespaces`, root only): the same view as
 // the bubblewrap sandbox, built in the bot's child between clone and exec instead of by a bwrap
 // process per bot. The child is cloned into new PID, mount, IPC, UTS and cgroup namespaces, so
-// the bot's program is the first process of its PID namespace (its exit, or its kill, ends
-// every process in it), joins a network namespace the arbiter holds, remounts the file system
-// read-only, mounts its own /proc, /dev and /tmp, binds its own folder writable and drops every
-// capability. What costs a bwrap start several milliseconds (its exec, its own init process, a
+// the bot's program runs under the namespace's init (its exit, or its kill, ends every process
+// in it), joins a network namespace the arbiter holds, builds its root from nothing (a tmpfs
+// holding the base view, its own folder idmapped and writable, its own /proc, /dev and bounded
+// /tmp; sandbox_view.hpp), pivots into it, takes its seat user and drops every capability. What costs a bwrap start several milliseconds (its exec, its own init process, a
 // fresh network namespace) is not paid per bot. docs/core.md "Confinement".
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "core/sandbox_view.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb {
 
-// Everything the child needs, prepared by the parent: the child allocates nothing.
+// One tree of the host shown in the view, at the same path.
+struct ViewMount {
+    std::string source;    // host path, cloned before the new root covers anything
+    std::string target;    // where it goes in the staged root (root + path)
+    bool writable = false;
+    bool is_file = false;  // its mount point is an empty file
+    int idmap_userns = -1;  // writable folder: shown as the seat user's own (idmapped mount)
+    int tree_fd = -1;       // child scratch
+};
+
+// Everything the child needs, prepared by the parent: the child allocates nothing. Paths are
+// full paths in the staged root (`root` + the path the bot sees).
 struct NamespaceView {
-    std::string cwd;                          // where the bot starts
-    std::string writable;                     // its own folder, bound writable ("" = none)
-    std::vector<std::string> read_only;       // folders under /tmp shown again, read-only
-    std::vector<std::string> dirs_to_make;    // under the new /tmp, parents first
-    std::vector<int> tree_fds;                // child scratch: one per read_only entry, then writable
-    std::vector<char> program_stack;          // the program's child runs on it until it execs
+    std::string root;                       // where the new root is assembled, then pivoted to
+    std::string root_options;               // tmpfs options of the new root
+    std::vector<ViewMount> mounts;          // parents first
+    std::vector<std::string> dirs_to_make;  // parents first
+    std::vector<std::string> files_to_make;
+    std::vector<std::pair<std::string, std::string>> symlinks;  // {target, link}
+    std::string dev, dev_null, dev_shm, tmp, proc;
+    std::string tmp_options, shm_options;   // "mode=1777,size=...": private, bounded
+    std::vector<std::string> proc_masked_files, proc_masked_dirs, proc_read_only;  // container defaults
+    std::string cwd;                        // after the pivot
+    std::vector<char> program_stack;        // the program's child runs on it until it execs
+    const char* failed_step = nullptr;      // set by the child: what it was doing when it failed
 };
 
-// The folders a confined command needs to see besides the read-only root: its own folder
-// (writable) and whatever of it lies under /tmp, which the private /tmp hides (read-only).
-struct ExposedPaths {
-    std::filesystem::path cwd;
-    std::filesystem::path writable;               // empty: the command has no folder of its own
-    std::vector<std::filesystem::path> read_only;  // under /tmp only
+struct ViewOptions {
+    std::int64_t disk_mib = 256;  // size of the private /tmp and of /dev/shm
+    int idmap_userns = -1;        // for the writable folder (idmap_user_namespace); -1: plain bind
 };
-ExposedPaths exposed_paths(const std::filesystem::path& executable, const std::vector<std::string>& argv,
-                           const std::filesystem::path& dir);
 
-NamespaceView namespace_view(const ExposedPaths& paths);
+NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options);
 
 // clone(2) flags of a confined bot (the network namespace is joined, not made).
 int namespace_clone_flags();
 
-// In the cloned child, as root, before the user switch: makes the mount namespace private and
-// builds the view. Async-signal-safe; 0 or an errno. `proc_self_stat` receives a descriptor of
+// In the cloned child, as root, before the user switch: makes the mount namespace private,
+// builds the view in a new tmpfs and makes it the root (pivot_root). Async-signal-safe; 0 or an errno. `proc_self_stat` receives a descriptor of
 // the host's /proc/self/stat, opened before /proc is replaced (the parent-death check reads the
 // real parent from it later: getppid() is 0 in a new PID namespace).
 int enter_namespace_view(NamespaceView& view, int& proc_self_stat);

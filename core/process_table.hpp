@@ -33,8 +33,13 @@ struct Limits {
     bool core_dumps = false;
     std::size_t max_line_bytes = 1 << 20;      // longer line = overflow
     std::size_t stderr_cap_bytes = 1 << 20;    // per seat log; the rest is drained and dropped
-    SandboxMode sandbox = SandboxMode::automatic;  // bubblewrap confinement (core/sandbox.hpp)
-    bool seat_users = false;  // each seat runs as a user id of its own (root only; core/seat_users.hpp)
+    SandboxMode sandbox = SandboxMode::automatic;  // confinement (core/sandbox.hpp)
+    // Each seat runs as a user id of its own (root only; core/seat_users.hpp). Always so under a
+    // root arbiter's sandbox; this asks for it without one.
+    bool seat_users = false;
+    std::int64_t disk_mib = 256;  // the largest file a bot writes, and the size of its /tmp and /dev/shm
+    std::vector<std::string> pass_env;        // the arbiter's variables a bot also gets, by name
+    std::vector<std::string> allow_syscalls;  // let through the syscall filter (core/syscall_filter.hpp)
 
     friend bool operator==(const Limits&, const Limits&) = default;
 };

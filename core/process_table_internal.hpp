@@ -269,6 +269,7 @@ private:
 
     // process_table_processes.cpp
     void start_seat(int s);
+    void confine(int s, SpawnRequest& request);
     void attach_pipes(int s, SpawnedBot& bot);
     void find_program(int s);
     void watch_exit(int s);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,37 +53,33 @@ void close_input(SeatChannel& channel) {
 void ProcessTableImpl::start_seat(int s) {
     Seat& seat = at(s);
     const SeatLaunch& launch = seat.launch;
+    const Limits& limits = options_.limits;
     SpawnRequest request;
     request.bot_name = launch.bot.name;
     request.executable = resolve_executable(launch.bot);
     request.argv = launch.bot.argv;
     request.argv.insert(request.argv.end(), launch.extra_args.begin(), launch.extra_args.end());
     request.dir = launch.bot.dir;
-    if (sandbox_plan_.bwrap) {
-        request.argv = bwrap_argv(sandbox_plan_, {request.executable, request.argv, request.dir,
-                                                  seat.channel.kind != ChannelKind::stdio});
-        request.executable = sandbox_plan_.bwrap_path;
-    }
     request.env = launch.bot.env;
-    prepare_endpoint(s, request);
-    if (sandbox_plan_.namespaces) {
-        request.confined = exposed_paths(request.executable, request.argv, request.dir);
-        // A pipe seat has no network: an empty namespace, lent for as long as the seat lives.
-        if (request.netns < 0) {
-            seat.process.netns = LentNetworkNamespace::borrow();
-            if (!seat.process.netns.valid())
-                throw UserError("bot '" + launch.bot.name + "': cannot make a network namespace: " + std::strerror(errno));
-            request.netns = seat.process.netns.get();
-        }
-    }
-    seat.process.cgroup = create_bot_cgroup(limits_plan_, options_.limits, launch.info.label);
-    request.limits = child_limits(limits_plan_, options_.limits);
-    if (options_.limits.seat_users) {
+    request.pass_env = limits.pass_env;
+    // Under a root arbiter's sandbox a bot never runs as root: a user id of its own per seat.
+    if (limits.seat_users || (sandbox_plan_.confined() && ::geteuid() == 0)) {
         seat.process.user = take_seat_user();
         request.user = seat.process.user.id();
-        // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
-        if (options_.limits.max_processes > 0) request.limits.processes = options_.limits.max_processes;
     }
+    if (sandbox_plan_.bwrap) {
+        SandboxedCommand command{request.executable, request.argv, request.dir, seat.channel.kind != ChannelKind::stdio};
+        command.disk_mib = limits.disk_mib;
+        command.read_only = launch.bot.read_only;
+        request.argv = bwrap_argv(sandbox_plan_, command);
+        request.executable = sandbox_plan_.bwrap_path;
+    }
+    prepare_endpoint(s, request);
+    if (sandbox_plan_.namespaces) confine(s, request);
+    seat.process.cgroup = create_bot_cgroup(limits_plan_, limits, launch.info.label);
+    request.limits = child_limits(limits_plan_, limits);
+    // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
+    if (request.user && limits.max_processes > 0) request.limits.processes = limits.max_processes;
     request.cgroup_join_files = seat.process.cgroup.join_files();
 
     if (!options_.log_dir.empty()) {
@@ -111,6 +108,27 @@ void ProcessTableImpl::start_seat(int s) {
                   launch.bot.command);
     transcript(seat, '#', fmt::format("started pid {}", process.pid));
     if (options_.freeze_idle) freeze(s);
+}
+
+// The arbiter's own sandbox: what the bot sees, its folder shown as its seat user's own, and a
+// network namespace for a pipe seat (an empty one, lent for as long as the seat lives).
+void ProcessTableImpl::confine(int s, SpawnRequest& request) {
+    Seat& seat = at(s);
+    request.confined = exposed_paths(request.executable, request.argv, request.dir, seat.launch.bot.read_only);
+    request.view_options.disk_mib = options_.limits.disk_mib;
+    struct stat folder {};
+    if (request.user && !request.confined->writable.empty() && ::stat(request.confined->writable.c_str(), &folder) == 0) {
+        request.view_options.idmap_userns = idmap_user_namespace(*request.user, folder.st_uid, folder.st_gid);
+        if (request.view_options.idmap_userns < 0)
+            spdlog::warn("bot '{}': its folder {} cannot be shown as its own ({}); it writes there only where others may",
+                         seat.launch.bot.name, request.confined->writable.string(), std::strerror(errno));
+    }
+    if (request.netns < 0) {
+        seat.process.netns = LentNetworkNamespace::borrow();
+        if (!seat.process.netns.valid())
+            throw UserError("bot '" + seat.launch.bot.name + "': cannot make a network namespace: " + std::strerror(errno));
+        request.netns = seat.process.netns.get();
+    }
 }
 
 // The program whose CPU clock and run state are read: the main process, or under bwrap the bot's

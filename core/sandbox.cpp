@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include "core/bot_spawn.hpp"
 #include "core/bot_spec.hpp"
 #include "core/namespace_sandbox.hpp"
+#include "core/sandbox_view.hpp"
 #include "core/unique_fd.hpp"
 #include "core/user_error.hpp"
 
@@ -33,24 +35,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Namespaces and mounts shared by every confined bot (and by the probe).
-std::vector<std::string> common_args(const std::string& bwrap, bool network) {
+// Namespaces shared by every confined bot (and by the probe), and the base view (sandbox_view.hpp):
+// /usr and the links into it, the /etc allowlist, its own /dev, /proc and bounded /tmp.
+std::vector<std::string> common_args(const std::string& bwrap, bool network, std::int64_t disk_mib) {
     std::vector<std::string> a = {bwrap,
                                   "--die-with-parent",  // the sandbox dies with its bwrap process
                                   "--unshare-pid",   "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                                   // bwrap keeps root's capabilities unless told: a bot gets none.
-                                  "--cap-drop",      "ALL",
-                                  "--ro-bind",       "/",             "/",
-                                  "--proc",          "/proc",         "--dev",         "/dev",
-                                  "--tmpfs",         "/tmp"};
+                                  "--cap-drop",      "ALL"};
     if (!network) a.push_back("--unshare-net");
+    const BaseView& base = base_view(false);
+    for (const auto& dir : base.read_only_dirs) a.insert(a.end(), {"--ro-bind", dir, dir});
+    for (const auto& [target, link] : base.symlinks) a.insert(a.end(), {"--symlink", target, link});
+    for (const auto& entry : base.etc_entries) a.insert(a.end(), {"--ro-bind", "/etc/" + entry, "/etc/" + entry});
+    const std::string bytes = std::to_string(std::max<std::int64_t>(disk_mib, 1) << 20);
+    a.insert(a.end(), {"--dev", "/dev", "--size", bytes, "--tmpfs", "/dev/shm", "--proc", "/proc"});
+    // bwrap makes /proc/sys, /proc/irq and /proc/bus read-only itself; the rest of the container defaults:
+    for (const char* file : {"/proc/kcore", "/proc/keys", "/proc/key-users", "/proc/timer_list", "/proc/sched_debug",
+                             "/proc/latency_stats"})
+        a.insert(a.end(), {"--ro-bind-try", "/dev/null", file});
+    a.insert(a.end(), {"--size", bytes, "--tmpfs", "/tmp"});
     return a;
 }
 
 // Runs bwrap around /bin/true as a bot would be run; "" when it worked, else why not.
 std::string probe(const std::string& bwrap) {
     prepare_arbiter_process();
-    std::vector<std::string> args = common_args(bwrap, false);
+    std::vector<std::string> args = common_args(bwrap, false, 1);
     args.insert(args.end(), {"--", "/bin/true"});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -162,12 +173,12 @@ SandboxPlan plan_sandbox(SandboxMode mode) {
 }
 
 std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command) {
-    std::vector<std::string> a = common_args(plan.bwrap_path, command.network);
-    const ExposedPaths paths = exposed_paths(command.executable, command.argv, command.dir);
-    // The private /tmp hides the host's; what the command names there comes back read-only.
-    for (const auto& folder : paths.read_only) a.insert(a.end(), {"--ro-bind", folder.string(), folder.string()});
+    std::vector<std::string> a = common_args(plan.bwrap_path, command.network, command.disk_mib);
+    const ExposedPaths paths = exposed_paths(command.executable, command.argv, command.dir, command.read_only);
+    for (const auto& p : paths.read_only) a.insert(a.end(), {"--ro-bind", p.string(), p.string()});
     if (!paths.writable.empty()) a.insert(a.end(), {"--bind", paths.writable.string(), paths.writable.string()});
-    a.insert(a.end(), {"--chdir", paths.cwd.string(), "--", command.executable.string()});
+    if (command.seccomp_fd >= 0) a.insert(a.end(), {"--seccomp", std::to_string(command.seccomp_fd)});
+    a.insert(a.end(), {"--dir", paths.cwd.string(), "--chdir", paths.cwd.string(), "--", command.executable.string()});
     a.insert(a.end(), command.argv.begin() + (command.argv.empty() ? 0 : 1), command.argv.end());
     return a;
 }

@@ -7,6 +7,7 @@
 // with the arbiter: killing the namespace's first process kills every process in it.
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct SandboxedCommand {
     std::vector<std::string> argv;     // argv[0] as written, then the arguments
     std::filesystem::path dir;         // the bot's own folder (writable); empty = the arbiter's cwd, read-only
     bool network = false;              // keep the host's network (TCP/HTTP seats reach the arbiter)
+    std::int64_t disk_mib = 256;       // size of its /tmp and /dev/shm
+    std::vector<std::filesystem::path> read_only;  // more folders to show (ro=PATH in the bot spec)
+    int seccomp_fd = -1;               // the syscall filter for bwrap's --seccomp; -1: none
 };
 
 // The bwrap command line that runs `command` confined: argv for execv, argv[0] = bwrap's path.

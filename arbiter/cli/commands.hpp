@@ -3,9 +3,13 @@
 // them together; the work lives in the files named beside each function.
 #include <charconv>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "core/process_table.hpp"
 
 namespace arb::cli {
 
@@ -26,13 +30,20 @@ inline CLI::Validator unsigned_integer() {
         "", "unsigned");
 }
 
-// --sandbox and --seat-users, worded alike in every command that starts bots.
-inline void add_confinement_flags(CLI::App* cmd, std::string& sandbox, bool& seat_users) {
-    cmd->add_option("--sandbox", sandbox,
-                    "Bot confinement: auto (namespaces as root, else bubblewrap, where it works) | namespaces | bwrap | none")
-        ->check(CLI::IsMember({"auto", "namespaces", "bwrap", "none"}));
-    cmd->add_flag("--seat-users", seat_users, "Run each bot as a user id of its own (the arbiter must be root)");
-}
+// How bots are confined, as given on a command line; empty or unset = the config's or the default.
+struct ConfinementArgs {
+    std::string sandbox;
+    bool seat_users = false;
+    std::optional<std::int64_t> disk_mib;
+    std::vector<std::string> pass_env;
+    std::vector<std::string> allow_syscalls;
+};
+
+// --sandbox, --seat-users, --disk-mib, --pass-env and --allow-syscalls, worded alike in every
+// command that starts bots (confinement_flags.cpp).
+void add_confinement_flags(CLI::App* cmd, ConfinementArgs& args);
+// Sets what was given onto the limits (UserError for a bad sandbox name or syscall name).
+void apply_confinement(const ConfinementArgs& args, Limits& limits);
 
 // Memory limits in MiB: 0 (none) to 1 TiB, so that nothing wraps when converted to bytes.
 inline CLI::Validator memory_mib_range() {

@@ -30,8 +30,7 @@ struct PlayArgs {
     std::string record_path;
     std::string replay_path;
     std::int64_t memory_mib = 400;
-    std::string sandbox = "auto";
-    bool seat_users = false;
+    ConfinementArgs confinement;
     bool freeze = false;
     std::map<std::string, std::string> game_options;
 };
@@ -73,8 +72,7 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     base.seed = args.seed;
     base.options = GameOptions(game.options, args.game_options);
     base.limits.memory_mib = args.memory_mib;
-    base.limits.sandbox = sandbox_mode_from_string(args.sandbox);
-    base.limits.seat_users = args.seat_users;
+    apply_confinement(args.confinement, base.limits);
     base.freeze_idle = args.freeze;
     check_bots(base.bots);
 
@@ -152,7 +150,7 @@ void add_game_commands(CLI::App& app) {
         sub->add_option("--replay", args->replay_path, "Write the game's replay/log file here");
         // The name this game's replay had before every game called it --replay.
         if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
-        add_confinement_flags(sub, args->sandbox, args->seat_users);
+        add_confinement_flags(sub, args->confinement);
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
             ->check(memory_mib_range())
             ->capture_default_str();

@@ -45,8 +45,7 @@ struct MatchArgs {
     std::string db;
     std::string out;
     std::int64_t memory_mib = 400;
-    std::string sandbox = "auto";
-    bool seat_users = false;
+    ConfinementArgs confinement;
     bool no_progress = false;
     bool no_preflight = false;
 };
@@ -99,8 +98,7 @@ HeadToHead prepare(const MatchArgs& args) {
     h.seed = args.seed;
     h.tournament = fmt::format("match-{}-{}-{}", h.a.name, h.b.name, h.seed);
     h.limits.memory_mib = args.memory_mib;
-    h.limits.sandbox = sandbox_mode_from_string(args.sandbox);
-    h.limits.seat_users = args.seat_users;
+    apply_confinement(args.confinement, h.limits);
     h.jobs = args.jobs.value_or(tournament::core_count());
     if (h.jobs < 1) throw UserError("-j must be at least 1");
     check_bots({h.a, h.b});
@@ -260,6 +258,9 @@ void preflight_both(const HeadToHead& h) {
     c.memory_mib = h.limits.memory_mib;
     c.sandbox = h.limits.sandbox;
     c.seat_users = h.limits.seat_users;
+    c.disk_mib = h.limits.disk_mib;
+    c.pass_env = h.limits.pass_env;
+    c.allow_syscalls = h.limits.allow_syscalls;
     const auto failures = tournament::preflight(*h.game, c, h.jobs);
     for (const auto& f : failures)
         std::fprintf(stderr, "arbiter: bot '%s' failed the pre-flight: %s\n", f.bot.c_str(), f.reason.c_str());
@@ -340,7 +341,7 @@ void add_head_to_head_command(CLI::App& app) {
                   "Folder for each match's record, replay, transcript and stderr logs (default: beside --db, none "
                   "without it)");
     m->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
-    add_confinement_flags(m, args->sandbox, args->seat_users);
+    add_confinement_flags(m, args->confinement);
     m->add_flag("--no-progress", args->no_progress, "No progress line");
     m->add_flag("--no-preflight", args->no_preflight,
                 "Skip the pre-flight (each bot started once and taken through the game's set-up first)");

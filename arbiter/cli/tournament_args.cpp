@@ -35,7 +35,7 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
         cmd->add_option("--out", a.out,
                         "Folder for the matches' folders (default: <db stem>-files beside the database)");
     cmd->add_option("--memory-mib", a.memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
-    add_confinement_flags(cmd, a.sandbox, a.seat_users);
+    add_confinement_flags(cmd, a.confinement);
 }
 
 namespace {
@@ -93,8 +93,14 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     if (a.jobs) c.jobs = *a.jobs;
     if (!a.out.empty()) c.out_dir = a.out;
     if (a.memory_mib) c.memory_mib = *a.memory_mib;
-    if (!a.sandbox.empty()) c.sandbox = sandbox_mode_from_string(a.sandbox);
-    if (a.seat_users) c.seat_users = true;
+    Limits limits;
+    c.confine(limits);
+    apply_confinement(a.confinement, limits);
+    c.sandbox = limits.sandbox;
+    c.seat_users = limits.seat_users;
+    c.disk_mib = limits.disk_mib;
+    c.pass_env = limits.pass_env;
+    c.allow_syscalls = limits.allow_syscalls;
     return c;
 }
 

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "arbiter/cli/commands.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 
 namespace arb::cli {
@@ -24,8 +25,7 @@ struct CommonArgs {
     std::optional<int> jobs;
     std::string out;
     std::optional<std::int64_t> memory_mib;
-    std::string sandbox;
-    bool seat_users = false;
+    ConfinementArgs confinement;
 };
 
 struct TournamentArgs {

@@ -117,8 +117,7 @@ MatchRequest probe_request(const GameDescriptor& game, const TournamentConfig& c
     r.seed = config.seed;
     r.options = GameOptions(game.options, config.options);
     r.limits.memory_mib = config.memory_mib;
-    r.limits.sandbox = config.sandbox;
-    r.limits.seat_users = config.seat_users;
+    config.confine(r.limits);
     r.freeze_idle = config.freeze_idle;
     r.log_dir = logs;
     fs::create_directories(logs);

@@ -87,8 +87,20 @@ struct TournamentConfig {
     int jobs = 0;                    // 0 = number of cores; not part of the tournament's identity
     SandboxMode sandbox = SandboxMode::automatic;  // bot confinement; not part of the identity either
     bool seat_users = false;  // each bot as a user id of its own (root only); not part of the identity
+    std::int64_t disk_mib = 256;               // bounds on a bot's writes; confinement settings below are
+    std::vector<std::string> pass_env;         // not part of the identity either
+    std::vector<std::string> allow_syscalls;
     std::map<std::string, std::string> option_locations;
     LadderSettings ladder;  // option key -> "FILE:LINE" for messages
+
+    // Puts the confinement settings (sandbox, seat users, disk, environment, syscalls) on `limits`.
+    void confine(Limits& limits) const {
+        limits.sandbox = sandbox;
+        limits.seat_users = seat_users;
+        limits.disk_mib = disk_mib;
+        limits.pass_env = pass_env;
+        limits.allow_syscalls = allow_syscalls;
+    }
 
     // The fields that define the schedule and results, as canonical JSON. A resumed run must
     // match the stored one exactly (jobs, time budget and out dir may change between runs).

@@ -105,8 +105,7 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_fi
     r.rotation = m.seating;
     r.options = game_options_;
     r.limits.memory_mib = config_.memory_mib;
-    r.limits.sandbox = config_.sandbox;
-    r.limits.seat_users = config_.seat_users;
+    config_.confine(r.limits);
     r.freeze_idle = config_.freeze_idle;
     if (with_files && !files_root_.empty())
         direct_files_into(r, game_, files_root_ / config_.name / match_folder_name(m.round, m.group, m.seating),

@@ -13,7 +13,7 @@
 
 #include "core/bot_spawn.hpp"
 #include "core/seat_users.hpp"
-#include "tests/core/bot_test_support.hpp"
+#include "tests/fault_bots/confinement_test_support.hpp"
 
 using namespace std::chrono_literals;
 using namespace arb;
@@ -28,28 +28,6 @@ SeatLaunch hostile_seat(const std::string& label, std::vector<std::string> flags
     for (auto& f : flags) launch.bot.argv.push_back(std::move(f));
     launch.time = per_request(5s);
     return launch;
-}
-
-TableOptions with_sandbox(SandboxMode mode) {
-    TableOptions options;
-    options.limits.sandbox = mode;
-    options.term_grace = Millis{100};
-    options.quit_grace = Millis{100};
-    return options;
-}
-
-// The sandboxes that work here (namespaces needs a root arbiter, bwrap its package); the tests
-// run under each.
-std::vector<SandboxMode> confined_modes() {
-    std::vector<SandboxMode> modes;
-    for (const SandboxMode mode : {SandboxMode::namespaces, SandboxMode::bwrap}) {
-        try {
-            if (plan_sandbox(mode).confined()) modes.push_back(mode);
-        } catch (const UserError& e) {
-            MESSAGE("skipped: " << e.what());
-        }
-    }
-    return modes;
 }
 
 // The processes of a confined bot that made `own` processes: bwrap adds itself and an init.
@@ -132,7 +110,7 @@ void check_bots_apart(SandboxMode mode, bool seat_users, const std::string& tag)
 }  // namespace
 
 TEST_CASE("a confined bot cannot forge another bot's reply through /proc, read its environment or kill it") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         check_bots_apart(mode, false, to_string(mode));
     }
@@ -159,7 +137,7 @@ TEST_CASE("with seat users every seat has its own user id, with and without the 
         MESSAGE("skipped: seat users need a root arbiter");
         return;
     }
-    std::vector<SandboxMode> modes = confined_modes();
+    std::vector<SandboxMode> modes = confined_modes(HOSTILE_BOT_PATH);
     modes.push_back(SandboxMode::none);
     for (const SandboxMode mode : modes) {
         INFO("sandbox " << to_string(mode));
@@ -187,7 +165,7 @@ TEST_CASE("with seat users every seat has its own user id, with and without the 
 }
 
 TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the host") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         const HostListener listener;
         const std::string port = std::to_string(listener.port);
@@ -197,7 +175,7 @@ TEST_CASE("a confined pipe bot has no network: it cannot reach a port on the hos
 }
 
 TEST_CASE("a confined TCP bot reaches the arbiter on its own loopback and nothing else") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         const HostListener listener;
         const std::string port = std::to_string(listener.port);
@@ -214,7 +192,7 @@ TEST_CASE("a confined TCP bot reaches the arbiter on its own loopback and nothin
 }
 
 TEST_CASE("a confined bot writes only its own folder and a private /tmp") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         const auto own = scratch_dir("confined-own");
         const auto other = scratch_dir("confined-other");
@@ -254,7 +232,7 @@ std::string hello_from(SandboxMode mode, const std::filesystem::path& program) {
 }  // namespace
 
 TEST_CASE("a confined bot started through a symbolic link into another /tmp folder runs") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         // The private /tmp shows the folders the command names; the link's target is one of them.
         const auto real = scratch_dir("confined-real");
@@ -266,7 +244,7 @@ TEST_CASE("a confined bot started through a symbolic link into another /tmp fold
 }
 
 TEST_CASE("a confined bot named by a path through another folder of /tmp ('bin/../bots/bot') runs") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         const auto root = scratch_dir("confined-dotdot");
         std::filesystem::create_directories(root / "bin");
@@ -277,7 +255,7 @@ TEST_CASE("a confined bot named by a path through another folder of /tmp ('bin/.
 }
 
 TEST_CASE("a confined bot has no capabilities, sees its own processes only, and has the usual devices") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         SeatLaunch seat = hostile_seat("looker", {});
         // One line per request: effective capabilities, no_new_privs, processes visible in
@@ -307,7 +285,7 @@ TEST_CASE("a confined bot has no capabilities, sees its own processes only, and 
 }
 
 TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
-    std::vector<SandboxMode> modes = confined_modes();
+    std::vector<SandboxMode> modes = confined_modes(HOSTILE_BOT_PATH);
     modes.push_back(SandboxMode::none);
     for (const SandboxMode mode : modes) {
         const std::string tag = marker("daemon-" + to_string(mode));
@@ -329,7 +307,7 @@ TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
 }
 
 TEST_CASE("every process of a confined bot dies with the arbiter, daemons included") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         const std::string tag = marker("arbiter-death-" + to_string(mode));
         prepare_arbiter_process();  // orphans come to this process, which reaps them below
@@ -363,7 +341,7 @@ TEST_CASE("every process of a confined bot dies with the arbiter, daemons includ
 }
 
 TEST_CASE("a confined bot's crash, memory kill and CPU time are reported as without the sandbox") {
-    for (const SandboxMode mode : confined_modes()) {
+    for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         {
             TableOptions options = with_sandbox(mode);

@@ -1,0 +1,36 @@
+#include <algorithm>
+
+#include "arbiter/cli/commands.hpp"
+#include "core/sandbox.hpp"
+
+namespace arb::cli {
+
+void add_confinement_flags(CLI::App* cmd, ConfinementArgs& args) {
+    cmd->add_option("--sandbox", args.sandbox,
+                    "Bot confinement: auto (namespaces as root, else bubblewrap, where it works) | namespaces | bwrap | none")
+        ->check(CLI::IsMember({"auto", "namespaces", "bwrap", "none"}));
+    cmd->add_flag("--seat-users", args.seat_users,
+                  "Run each bot as a user id of its own also without a sandbox (always so in a root arbiter's sandbox)");
+    cmd->add_option("--disk-mib", args.disk_mib,
+                    "Largest file a bot may write, and the size of its private /tmp and /dev/shm, in MiB (0 = no limit; default 256)")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
+    cmd->add_option("--pass-env", args.pass_env,
+                    "Pass this variable of the arbiter's environment on to every bot (repeatable; bots get only PATH, HOME, "
+                    "LANG, LC_*, TZ and TERM otherwise)");
+    cmd->add_option("--allow-syscalls", args.allow_syscalls,
+                    "Let these system calls through the sandbox's filter, e.g. perf_event_open (repeatable)")
+        ->delimiter(',');
+}
+
+void apply_confinement(const ConfinementArgs& args, Limits& limits) {
+    if (!args.sandbox.empty()) limits.sandbox = sandbox_mode_from_string(args.sandbox);
+    if (args.seat_users) limits.seat_users = true;
+    if (args.disk_mib) limits.disk_mib = *args.disk_mib;
+    for (const auto& name : args.pass_env)
+        if (std::find(limits.pass_env.begin(), limits.pass_env.end(), name) == limits.pass_env.end()) limits.pass_env.push_back(name);
+    for (const auto& name : args.allow_syscalls)
+        if (std::find(limits.allow_syscalls.begin(), limits.allow_syscalls.end(), name) == limits.allow_syscalls.end())
+            limits.allow_syscalls.push_back(name);
+}
+
+}  // namespace arb::cli

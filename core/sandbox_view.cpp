@@ -1,0 +1,269 @@
+#include "core/sandbox_view.hpp"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "core/unique_fd.hpp"
+
+namespace arb {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool inside(const fs::path& p, const fs::path& folder) {
+    const std::string s = p.string(), f = folder.string();
+    if (f == "/") return true;
+    return s == f || (s.size() > f.size() && s.compare(0, f.size(), f) == 0 && s[f.size()] == '/');
+}
+
+// Folders of a version manager's installs (pyenv, nvm, rbenv, ...): a program inside one needs the
+// whole tree (a pyenv shim runs pyenv's scripts, which find the chosen version under the root).
+constexpr std::array<const char*, 19> kVersionManagerRoots = {
+    ".pyenv", ".nvm",    ".rbenv", ".nodenv", ".goenv", ".jenv",    ".asdf",    ".sdkman",  ".volta", ".cargo",
+    ".rustup", ".bun",   ".deno",  ".ghcup",  ".opam",  ".juliaup", "miniconda3", "anaconda3", ".local"};
+
+std::optional<fs::path> version_manager_root(const fs::path& p) {
+    fs::path so_far = "/";
+    for (const auto& part : p.relative_path()) {
+        so_far /= part;
+        for (const char* root : kVersionManagerRoots)
+            if (part == root) return so_far;
+    }
+    return std::nullopt;
+}
+
+// Paths every view has anyway, or never shows.
+bool in_base_or_hidden(const fs::path& p) {
+    for (const char* folder : {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/proc", "/dev", "/sys", "/etc"})
+        if (inside(p, folder)) return true;
+    return false;
+}
+
+// "#!/path/to/interpreter ..." of a script: its interpreter must be in the view too.
+std::optional<fs::path> script_interpreter(const fs::path& program) {
+    std::ifstream in(program, std::ios::binary);
+    char head[256] = {};
+    in.read(head, sizeof head - 1);
+    const std::string text(head, static_cast<std::size_t>(in.gcount()));
+    if (text.rfind("#!", 0) != 0) return std::nullopt;
+    const auto start = text.find_first_not_of(" \t", 2);
+    if (start == std::string::npos || text[start] != '/') return std::nullopt;
+    const auto end = text.find_first_of(" \t\r\n", start);
+    return fs::path(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+}
+
+}  // namespace
+
+ExposedPaths exposed_paths(const fs::path& executable, const std::vector<std::string>& argv, const fs::path& dir,
+                           const std::vector<fs::path>& extra_read_only) {
+    ExposedPaths paths;
+    std::error_code ec;
+    paths.cwd = dir.empty() ? fs::current_path() : fs::absolute(dir).lexically_normal();
+    if (!dir.empty()) paths.writable = paths.cwd;
+    std::vector<fs::path> wanted;
+    // A path as written and where its links lead: the sandbox resolves nothing the bot could change.
+    auto want = [&](const fs::path& p) {
+        if (!p.is_absolute() || !fs::exists(p, ec)) return;
+        for (const fs::path& q : {p.lexically_normal(), fs::canonical(p, ec)}) {
+            if (q.empty() || in_base_or_hidden(q)) continue;
+            if (const auto root = version_manager_root(q)) wanted.push_back(*root);
+            else wanted.push_back(q);
+        }
+    };
+    want(executable);
+    if (const auto interpreter = script_interpreter(executable)) want(*interpreter);
+    for (std::size_t i = 1; i < argv.size(); ++i)
+        if (!argv[i].empty() && argv[i].size() < 4096) want(fs::absolute(paths.cwd / argv[i]).lexically_normal());
+    for (const auto& p : extra_read_only) want(fs::absolute(p).lexically_normal());
+    // Parents first, then drop what another entry (or the writable folder) already shows.
+    std::sort(wanted.begin(), wanted.end());
+    for (const auto& p : wanted) {
+        if (!paths.writable.empty() && inside(p, paths.writable)) continue;
+        if (std::any_of(paths.read_only.begin(), paths.read_only.end(), [&](const fs::path& q) { return inside(p, q); }))
+            continue;
+        paths.read_only.push_back(p);
+    }
+    return paths;
+}
+
+const std::vector<std::string>& etc_allowlist() {
+    static const std::vector<std::string> entries = [] {
+        std::vector<std::string> list = {
+            "alternatives", "bash.bashrc", "debian_version", "fonts",     "gai.conf",     "group",
+            "host.conf",    "hostname",    "hosts",          "inputrc",   "ld.so.cache",  "ld.so.conf",
+            "ld.so.conf.d", "locale.alias", "locale.conf",   "localtime", "magic",        "magic.mime",
+            "mime.types",   "networks",    "nsswitch.conf",  "os-release", "passwd",      "perl",
+            "profile",      "protocols",   "resolv.conf",    "services",  "shells",       "ssl/certs",
+            "terminfo",     "timezone"};
+        // Interpreters' and runtimes' own folders (python3.11/sitecustomize.py, java-17-openjdk/jvm.cfg).
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator("/etc", ec)) {
+            const std::string name = entry.path().filename().string();
+            for (const char* prefix : {"python", "java-", "php", "ruby", "mono"})
+                if (name.rfind(prefix, 0) == 0) list.push_back(name);
+        }
+        std::sort(list.begin(), list.end());
+        std::erase_if(list, [](const std::string& name) {
+            std::error_code e;
+            return !fs::exists(fs::path("/etc") / name, e) && !fs::is_symlink(fs::path("/etc") / name, e);
+        });
+        return list;
+    }();
+    return entries;
+}
+
+namespace {
+
+const fs::path kRunFolder = "/run/arbiter";
+
+void remove_etc_copy_at_exit();
+std::string etc_copy_path;
+
+// Copies of arbiters that are gone (killed before their exit handler ran).
+void sweep_dead_copies() {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(kRunFolder, ec)) {
+        const std::string name = entry.path().filename().string();
+        const long owner = std::strtol(name.c_str(), nullptr, 10);
+        if (owner <= 0 || owner == ::getpid() || name.find("-etc") == std::string::npos) continue;
+        if (::kill(static_cast<pid_t>(owner), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
+    }
+}
+
+// A root-owned copy of the allowlisted /etc: bound whole, one mount per bot instead of one per entry.
+std::string make_etc_copy() {
+    if (::geteuid() != 0) return "";
+    std::error_code ec;
+    fs::create_directories(kRunFolder, ec);
+    if (ec) return "";
+    fs::permissions(kRunFolder, fs::perms(0755), ec);
+    sweep_dead_copies();
+    const fs::path copy = kRunFolder / (std::to_string(::getpid()) + "-etc");
+    fs::remove_all(copy, ec);
+    if (!fs::create_directory(copy, ec)) return "";
+    fs::permissions(copy, fs::perms(0755), ec);
+    for (const auto& name : etc_allowlist()) {
+        const fs::path from = fs::path("/etc") / name, to = copy / name;
+        if (to.parent_path() != copy) {
+            fs::create_directories(to.parent_path(), ec);
+            fs::permissions(to.parent_path(), fs::perms(0755), ec);
+        }
+        fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+        if (ec) {
+            fs::remove_all(copy, ec);
+            return "";
+        }
+    }
+    etc_copy_path = copy.string();
+    std::atexit(remove_etc_copy_at_exit);
+    return etc_copy_path;
+}
+
+void remove_etc_copy_at_exit() {
+    std::error_code ec;
+    if (!etc_copy_path.empty()) fs::remove_all(etc_copy_path, ec);
+}
+
+BaseView probe_base_view() {
+    BaseView view;
+    view.read_only_dirs.push_back("/usr");
+    // Merged /usr: /bin, /lib, ... are links into it; elsewhere they are folders of their own.
+    for (const char* name : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+        std::error_code ec;
+        if (fs::is_symlink(name, ec)) view.symlinks.emplace_back(fs::read_symlink(name, ec).string(), name);
+        else if (fs::is_directory(name, ec)) view.read_only_dirs.push_back(name);
+    }
+    view.etc_entries = etc_allowlist();
+    return view;
+}
+
+}  // namespace
+
+const BaseView& base_view(bool make_etc_copy_now) {
+    static BaseView view = probe_base_view();
+    static std::once_flag copied;
+    if (make_etc_copy_now) std::call_once(copied, [] { view.etc_copy = make_etc_copy(); });
+    return view;
+}
+
+namespace {
+
+int wait_for_pipe_end(void* arg) {
+    const int* fds = static_cast<int*>(arg);
+    ::close(fds[1]);  // its copy of the write end would keep the pipe open
+    char byte = 0;
+    while (::read(fds[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+    ::_exit(0);
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    return fd.valid() && ::write(fd.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
+}
+
+int make_idmap_user_namespace(uid_t seat, uid_t owner_uid, gid_t owner_gid) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return -1;
+    UniqueFd read_end(fds[0]), write_end(fds[1]);
+    constexpr std::size_t kStack = 64 * 1024;
+    const auto stack = std::make_unique<char[]>(kStack);
+    int child_fds[2] = {read_end.get(), write_end.get()};
+    // A process in a new user namespace waits until its maps are written and the namespace is held.
+    const pid_t pid = ::clone(wait_for_pipe_end, stack.get() + kStack, CLONE_NEWUSER | SIGCHLD, child_fds);
+    if (pid < 0) return -1;
+    const std::string proc = "/proc/" + std::to_string(pid);
+    int result = -1;
+    if (write_file(proc + "/uid_map", std::to_string(owner_uid) + " " + std::to_string(seat) + " 1\n") &&
+        write_file(proc + "/gid_map", std::to_string(owner_gid) + " " + std::to_string(seat) + " 1\n"))
+        result = ::open((proc + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
+    const int error = errno;
+    write_end.reset();
+    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    errno = error;
+    return result;
+}
+
+}  // namespace
+
+int idmap_user_namespace(uid_t seat, uid_t owner_uid, gid_t owner_gid) {
+    static std::mutex mutex;
+    static auto* const made = new std::map<std::tuple<uid_t, uid_t, gid_t>, int>;  // kept for the run
+    const std::lock_guard lock(mutex);
+    const auto key = std::make_tuple(seat, owner_uid, owner_gid);
+    if (const auto found = made->find(key); found != made->end()) return found->second;
+    const int fd = make_idmap_user_namespace(seat, owner_uid, owner_gid);
+    if (fd >= 0) made->emplace(key, fd);
+    return fd;
+}
+
+bool reachable_by_others(const fs::path& path) {
+    std::error_code ec;
+    const fs::path full = fs::absolute(path, ec).lexically_normal();
+    fs::path so_far = "/";
+    for (const auto& part : full.relative_path()) {
+        struct stat st {};
+        if (::stat(so_far.c_str(), &st) != 0 || (st.st_mode & S_IXOTH) == 0) return false;
+        so_far /= part;
+    }
+    struct stat st {};
+    return ::stat(full.c_str(), &st) == 0 && (st.st_mode & S_IROTH) != 0;
+}
+
+}  // namespace arb

@@ -1,0 +1,58 @@
+#pragma once
+// What a confined bot sees of the machine: a root built from nothing, holding read-only the
+// folders programs need (/usr and the top-level links into it, an allowlist of /etc), its own
+// folder writable, and read-only the folders its command names (its program, the files of its
+// arguments, the interpreter of a script, a version manager's tree). Everything else (home
+// folders, the arbiter's working folder, other bots' folders, databases, match files, /run, /sys,
+// host sockets) does not exist in the view. Both sandboxes build the same view: the arbiter's
+// namespaces (namespace_sandbox.hpp) and bubblewrap (sandbox.hpp).
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace arb {
+
+// The folders and files a confined command needs besides the base view, resolved by the arbiter
+// before the bot starts (a symbolic link the bot could change later is never followed by the
+// sandbox: the resolved targets are shown themselves).
+struct ExposedPaths {
+    std::filesystem::path cwd;                      // where the bot starts
+    std::filesystem::path writable;                 // its own folder (dir=); empty: none
+    std::vector<std::filesystem::path> read_only;   // folders or files, absolute, none inside another
+};
+
+// `executable` resolved, `argv` as written (argv[0] first), `dir` the bot's folder (may be empty),
+// `extra_read_only` the folders a bot spec adds with ro=PATH.
+ExposedPaths exposed_paths(const std::filesystem::path& executable, const std::vector<std::string>& argv,
+                           const std::filesystem::path& dir,
+                           const std::vector<std::filesystem::path>& extra_read_only = {});
+
+// The part of the view every bot shares.
+struct BaseView {
+    std::vector<std::string> read_only_dirs;        // bound at the same path (/usr; /lib on unmerged systems)
+    std::vector<std::pair<std::string, std::string>> symlinks;  // {target, link}: /bin -> usr/bin, ...
+    std::vector<std::string> etc_entries;           // the /etc allowlist present on this machine
+    std::string etc_copy;  // a root-owned copy of the allowlisted /etc, bound whole ("" = none made)
+};
+// Probed once per process. The /etc copy is made (under /run/arbiter) only when `make_etc_copy`
+// is first asked by a root arbiter; it is removed at exit, and copies of arbiters that died are
+// removed by the next one.
+const BaseView& base_view(bool make_etc_copy);
+
+// The /etc entries a bot may read: what programs and their libraries read at start-up (the loader,
+// name service, locale, time zone, interpreters' site files, alternatives), never shadow,
+// gshadow, keys or service credentials.
+const std::vector<std::string>& etc_allowlist();
+
+// A user namespace whose only mapping is `owner` (inside) to `seat` (outside), for uid and gid:
+// a mount idmapped with it shows files of `owner` as the seat's, and stores the seat's new files
+// as `owner`'s. Made once per (seat, owner) and kept; -1 (errno set) when it cannot be made.
+int idmap_user_namespace(uid_t seat, uid_t owner_uid, gid_t owner_gid);
+
+// Whether every folder above `path` lets others pass and `path` lets others read: a seat user
+// reaches it without an idmapped view (bubblewrap, or no sandbox).
+bool reachable_by_others(const std::filesystem::path& path);
+
+}  // namespace arb

@@ -1,0 +1,175 @@
+// A contestant whose target is the host, not the next seat: each request line names one attack,
+// and the answer is one line saying what it achieved. The tests run it with and without the
+// sandbox, so that every attack is seen to succeed without the defence and to fail with it.
+// Attacks are harmless when they succeed: a kernel setting is written back with its own value,
+// files are only read, writes go to paths the test gives.
+//   id                  the user id it runs as: "uid N"
+//   read PATH           "read N bytes" or "cannot read: <why>"
+//   list PATH           "N entries" or "cannot list: <why>"
+//   write PATH          creates PATH: "wrote" or "cannot write: <why>"
+//   sysctl PATH         writes the setting's own value back: "wrote setting" or "cannot write setting: <why>"
+//   env NAME            its own variable NAME: "NAME=value" or "NAME unset"
+//   fill PATH MIB       writes MIB MiB into PATH: "filled K MiB" (how many went in), then ": <why>" if short
+//   unix PATH           connects to a Unix socket: "connected" or "not connected: <why>"
+//   forker PATH         starts a process chain that keeps re-forking and counts in PATH: "forking"
+//   count PATH          the number in PATH: "count N"
+//   oom-child MIB       a child allocates MIB MiB and waits; "child killed by signal N" or "child exited N"
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string why() { return std::strerror(errno); }
+
+std::string read_path(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return "cannot read: " + why();
+    std::ostringstream text;
+    text << in.rdbuf();
+    return "read " + std::to_string(text.str().size()) + " bytes";
+}
+
+std::string list_path(const std::string& path) {
+    std::error_code ec;
+    std::size_t n = 0;
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) ++n;
+    return ec ? "cannot list: " + ec.message() : std::to_string(n) + " entries";
+}
+
+std::string write_path(const std::string& path) {
+    std::ofstream out(path);
+    out << "written by a bot\n";
+    out.flush();
+    return out.good() ? "wrote" : "cannot write: " + why();
+}
+
+std::string rewrite_setting(const std::string& path) {
+    std::ifstream in(path);
+    std::string value;
+    if (!in || !std::getline(in, value)) return "cannot write setting: cannot read it: " + why();
+    std::ofstream out(path);
+    if (!out) return "cannot write setting: " + why();
+    out << value << "\n";
+    out.flush();
+    return out.good() ? "wrote setting" : "cannot write setting: " + why();
+}
+
+std::string fill(const std::string& path, int mib) {
+    std::signal(SIGXFSZ, SIG_IGN);  // past RLIMIT_FSIZE a write then fails with EFBIG
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) return "filled 0 MiB: " + why();
+    const std::vector<char> chunk(1 << 20, 'x');
+    int written = 0;
+    std::string error;
+    for (; written < mib; ++written) {
+        if (std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size() || std::fflush(f) != 0) {
+            error = ": " + why();
+            break;
+        }
+    }
+    std::fclose(f);
+    return "filled " + std::to_string(written) + " MiB" + error;
+}
+
+std::string connect_unix(const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+    const std::string reason = ok ? "" : why();
+    ::close(fd);
+    return ok ? "connected" : "not connected: " + reason;
+}
+
+// Each process of the chain counts once, forks its successor and exits: no pid lives long enough
+// to be stopped by a signal sent to a list of pids read a moment earlier.
+[[noreturn]] void fork_chain(const std::string& path) {
+    for (long n = 0;; ++n) {
+        {
+            std::ofstream out(path, std::ios::trunc);
+            out << n << "\n";
+        }
+        ::usleep(2000);
+        const pid_t child = ::fork();
+        if (child != 0) ::_exit(0);
+    }
+}
+
+std::string start_forker(const std::string& path) {
+    if (::fork() == 0) {
+        ::setsid();
+        for (int fd = 0; fd < 3; ++fd) ::close(fd);
+        fork_chain(path);
+    }
+    return "forking";
+}
+
+std::string count(const std::string& path) {
+    std::ifstream in(path);
+    long n = -1;
+    in >> n;
+    return "count " + std::to_string(n);
+}
+
+std::string oom_child(int mib) {
+    const pid_t child = ::fork();
+    if (child == 0) {
+        std::vector<char*> blocks;
+        for (int i = 0; i < mib; ++i) {
+            char* block = static_cast<char*>(std::malloc(1 << 20));
+            if (block == nullptr) ::_exit(3);
+            std::memset(block, 1, 1 << 20);
+            blocks.push_back(block);
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (WIFSIGNALED(status)) return "child killed by signal " + std::to_string(WTERMSIG(status));
+    return "child exited " + std::to_string(WEXITSTATUS(status));
+}
+
+std::string attack(const std::string& line) {
+    std::istringstream in(line);
+    std::string verb, path;
+    in >> verb >> path;
+    int mib = 0;
+    if (verb == "id") return "uid " + std::to_string(::getuid());
+    if (verb == "read") return read_path(path);
+    if (verb == "list") return list_path(path);
+    if (verb == "write") return write_path(path);
+    if (verb == "sysctl") return rewrite_setting(path);
+    if (verb == "env") {
+        const char* value = std::getenv(path.c_str());
+        return value != nullptr ? path + "=" + value : path + " unset";
+    }
+    if (verb == "fill" && (in >> mib)) return fill(path, mib);
+    if (verb == "unix") return connect_unix(path);
+    if (verb == "forker") return start_forker(path);
+    if (verb == "count") return count(path);
+    if (verb == "oom-child") return oom_child(std::atoi(path.c_str()));
+    return "unknown attack '" + verb + "'";
+}
+
+}  // namespace
+
+int main() {
+    std::signal(SIGPIPE, SIG_IGN);
+    for (std::string line; std::getline(std::cin, line);) std::cout << attack(line) << std::endl;
+}
