@@ -75,18 +75,18 @@ constexpr DeniedCall kDenied[] = {
     // whose flags are a register the filter does check; EPERM would be taken as a real failure.
     {"clone3", "namespaces", Match::enosys},
     // The mount family: a new view of the file system, or a way out of the bot's.
-    {"mount", "mount"},
-    {"umount", "mount"},
-    {"umount2", "mount"},
-    {"pivot_root", "mount"},
-    {"chroot", "mount"},
-    {"move_mount", "mount"},
-    {"open_tree", "mount"},
-    {"fsopen", "mount"},
-    {"fsconfig", "mount"},
-    {"fsmount", "mount"},
-    {"fspick", "mount"},
-    {"mount_setattr", "mount"},
+    {"mount", "mounts"},
+    {"umount", "mounts"},
+    {"umount2", "mounts"},
+    {"pivot_root", "mounts"},
+    {"chroot", "mounts"},
+    {"move_mount", "mounts"},
+    {"open_tree", "mounts"},
+    {"fsopen", "mounts"},
+    {"fsconfig", "mounts"},
+    {"fsmount", "mounts"},
+    {"fspick", "mounts"},
+    {"mount_setattr", "mounts"},
     // io_uring: a second system call interface that seccomp does not see into.
     {"io_uring_setup", "io_uring"},
     {"io_uring_enter", "io_uring"},
@@ -196,7 +196,7 @@ std::vector<std::string> all_names() {
 }
 
 bool is_group(std::string_view name) {
-    return std::any_of(std::begin(kDenied), std::end(kDenied), [&](const DeniedCall& c) { return c.group == name; });
+    return !name.empty() && std::any_of(std::begin(kDenied), std::end(kDenied), [&](const DeniedCall& c) { return c.group == name; });
 }
 
 bool is_denied_call(std::string_view name) {
@@ -207,11 +207,11 @@ bool is_denied_call(std::string_view name) {
 std::vector<std::string> checked_names(const std::vector<std::string>& allowed) {
     std::vector<std::string> names;
     for (const auto& name : allowed) {
+        if (name.empty()) throw UserError("allowed syscalls: an empty name");
         if (is_denied_call(name) || is_group(name)) {
             names.push_back(name);
             continue;
         }
-        if (name.empty()) throw UserError("allowed syscalls: an empty name");
         if (seccomp_syscall_resolve_name(name.c_str()) != __NR_SCMP_ERROR)
             throw UserError("allowed syscall '" + name + "': the syscall filter does not deny it" +
                             did_you_mean(name, all_names()));

@@ -40,7 +40,7 @@ UniqueFd syscall_filter_memfd(const SyscallFilter& filter);
 std::vector<std::string> denied_syscall_names();
 
 // The group names `allowed` accepts, each standing for several denied calls
-// ("namespaces", "mount", "io_uring", "keyring", ...), and the calls of one group.
+// ("namespaces", "mounts", "io_uring", "keyring", ...), and the calls of one group.
 std::vector<std::string> syscall_filter_groups();
 std::vector<std::string> syscall_group_members(const std::string& group);
 

@@ -70,7 +70,7 @@ int number_of(const std::string& name) { return seccomp_syscall_resolve_name(nam
 
 }  // namespace
 
-TEST_CASE("syscall filter program: every listed call is denied, the conditional ones for their arguments only") {
+TEST_CASE("syscall filter program: every listed call is denied and the conditional ones for their arguments only") {
     const SyscallFilter& filter = syscall_filter({});
     int checked = 0;
     for (const auto& name : denied_syscall_names()) {
@@ -122,7 +122,7 @@ TEST_CASE("syscall filter program: what Docker's default profile refuses a conta
         "reboot", "request_key", "security", "set_mempolicy", "set_mempolicy_home_node", "setdomainname",
         "sethostname", "setns", "settimeofday", "swapoff", "swapon", "sysfs", "syslog", "tuxcall", "umount2",
         "unshare", "uselib", "userfaultfd", "ustat", "vhangup", "vserver"};
-    for (const char* name : docker_denies) {
+    for (const std::string name : docker_denies) {
         CAPTURE(name);
         const int number = number_of(name);
         if (number < 0) continue;
@@ -130,12 +130,13 @@ TEST_CASE("syscall filter program: what Docker's default profile refuses a conta
     }
 }
 
-TEST_CASE("syscall filter program: ordinary calls pass, other architectures are refused") {
+TEST_CASE("syscall filter program: ordinary calls pass and other architectures are refused") {
     const SyscallFilter& filter = syscall_filter({});
     for (const char* name : {"read", "write", "openat", "close", "mmap", "munmap", "brk", "futex", "execve",
                              "exit_group", "wait4", "clock_gettime", "rt_sigaction", "prctl", "seccomp",
                              "memfd_create", "pidfd_open", "setsid", "kill", "getrandom"}) {
-        CAPTURE(name);
+        const std::string call = name;
+        CAPTURE(call);
         const int number = number_of(name);
         if (number >= 0) CHECK(answer_for(filter, number, 3, 0) == kAllow);
     }
@@ -147,6 +148,7 @@ TEST_CASE("syscall filter program: ordinary calls pass, other architectures are 
     // Loosened: the call's own rule is gone, the others stay.
     const SyscallFilter& loose = syscall_filter({"mount", "tracing"});
     CHECK(answer_for(loose, number_of("mount")) == kAllow);
+    CHECK(answer_for(loose, number_of("fsopen")) == kEperm);
     CHECK(answer_for(loose, number_of("ptrace")) == kAllow);
     CHECK(answer_for(loose, number_of("process_vm_writev")) == kAllow);
     CHECK(answer_for(loose, number_of("umount2")) == kEperm);
