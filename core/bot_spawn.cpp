@@ -327,7 +327,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (request.limits.cpu_seconds) add_limit(RLIMIT_CPU, *request.limits.cpu_seconds);
     if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
     if (request.limits.file_size_bytes) add_limit(RLIMIT_FSIZE, *request.limits.file_size_bytes);
-    setup.syscall_filter = request.syscall_filter;
+    if (request.syscall_filter) setup.syscall_filter = &*request.syscall_filter;
     setup.inherited_fd = request.inherited_fd;
 
     if (request.confined) {

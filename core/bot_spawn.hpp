@@ -45,7 +45,7 @@ struct SpawnRequest {
     std::optional<ExposedPaths> confined;
     ViewOptions view_options;
     // Installed last before exec in a confined child (after no_new_privs); null: none.
-    const sock_fprog* syscall_filter = nullptr;
+    std::optional<sock_fprog> syscall_filter;
     int inherited_fd = -1;  // kept open across exec at its number (bwrap's --seccomp descriptor)
 };
 

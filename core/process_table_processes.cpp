@@ -19,6 +19,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/process_table_internal.hpp"
+#include "core/syscall_filter.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::process_table_detail {
@@ -67,10 +68,13 @@ void ProcessTableImpl::start_seat(int s) {
         seat.process.user = take_seat_user();
         request.user = seat.process.user.id();
     }
+    UniqueFd filter_for_bwrap;  // read by bwrap at its start (--seccomp FD)
     if (sandbox_plan_.bwrap) {
         SandboxedCommand command{request.executable, request.argv, request.dir, seat.channel.kind != ChannelKind::stdio};
         command.disk_mib = limits.disk_mib;
         command.read_only = launch.bot.read_only;
+        filter_for_bwrap = syscall_filter_memfd(syscall_filter(limits.allow_syscalls));
+        command.seccomp_fd = request.inherited_fd = filter_for_bwrap.get();
         request.argv = bwrap_argv(sandbox_plan_, command);
         request.executable = sandbox_plan_.bwrap_path;
     }
@@ -116,6 +120,7 @@ void ProcessTableImpl::confine(int s, SpawnRequest& request) {
     Seat& seat = at(s);
     request.confined = exposed_paths(request.executable, request.argv, request.dir, seat.launch.bot.read_only);
     request.view_options.disk_mib = options_.limits.disk_mib;
+    request.syscall_filter = syscall_filter(options_.limits.allow_syscalls).program();
     struct stat folder {};
     if (request.user && !request.confined->writable.empty() && ::stat(request.confined->writable.c_str(), &folder) == 0) {
         request.view_options.idmap_userns = idmap_user_namespace(*request.user, folder.st_uid, folder.st_gid);
