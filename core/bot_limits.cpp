@@ -125,8 +125,9 @@ std::optional<fs::path> usable_v2_parent() {
     return std::nullopt;
 }
 
-// Seat cgroups of arbiters that died without cleaning up (SIGKILL, a crash) are empty once
-// their bots are gone; remove them so they do not pile up. Names carry the owner's pid.
+// Seat cgroups of arbiters that died without cleaning up (SIGKILL, a crash): whatever still
+// runs in them (a bot's setsid daemon, without the sandbox) is killed, then they are removed so
+// they do not pile up. Names carry the owner's pid.
 void sweep_orphaned_cgroups(const fs::path& parent) {
     if (parent.empty()) return;
     std::error_code ec;
@@ -135,7 +136,18 @@ void sweep_orphaned_cgroups(const fs::path& parent) {
         if (name.rfind("arbiter-", 0) != 0) continue;
         const long owner = std::strtol(name.c_str() + 8, nullptr, 10);
         if (owner <= 0 || owner == ::getpid()) continue;
-        if (::kill(static_cast<pid_t>(owner), 0) != 0 && errno == ESRCH) ::rmdir(entry.path().c_str());
+        if (::kill(static_cast<pid_t>(owner), 0) == 0 || errno != ESRCH) continue;
+        // A frozen leftover must thaw to die of SIGKILL under v1.
+        write_text(entry.path() / "freezer.state", "THAWED");
+        write_text(entry.path() / "cgroup.freeze", "0");
+        for (int round = 0; round < 50; ++round) {
+            const auto text = read_text(entry.path() / "cgroup.procs");
+            if (!text || text->empty()) break;
+            std::istringstream in(*text);
+            for (pid_t pid = 0; in >> pid;) ::kill(pid, SIGKILL);
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        }
+        ::rmdir(entry.path().c_str());
     }
 }
 
@@ -151,7 +163,7 @@ LimitsPlan probe_machine() {
         plan.kind = LimitsPlan::Kind::cgroup_v2;
         plan.v2_parent = *v2;
         plan.mechanism = "cgroup v2 (" + v2->string() + ")";
-        sweep_orphaned_cgroups(plan.v2_parent);
+        reclaim_orphaned_seats(plan);
         return plan;
     }
     if (const auto memory = usable_v1_parent("memory")) {
@@ -163,15 +175,25 @@ LimitsPlan probe_machine() {
         if (!plan.v1_pids_parent.empty()) plan.mechanism += ", pids";
         if (!plan.v1_cpuacct_parent.empty()) plan.mechanism += ", cpuacct";
         plan.mechanism += ")";
-        for (const auto& parent : {plan.v1_memory_parent, plan.v1_pids_parent, plan.v1_cpuacct_parent}) {
-            sweep_orphaned_cgroups(parent);
-        }
+        plan.v1_freezer_parent = usable_v1_parent("freezer").value_or(fs::path{});
+        reclaim_orphaned_seats(plan);
         return plan;
     }
     plan.kind = LimitsPlan::Kind::rlimit;
     plan.mechanism = "rlimit (RLIMIT_AS, RLIMIT_NPROC)";
     return plan;
 }
+
+}  // namespace
+
+void reclaim_orphaned_seats(const LimitsPlan& plan) {
+    // The memory group first: every process of a seat is in it.
+    for (const auto& parent : {plan.v2_parent, plan.v1_memory_parent, plan.v1_freezer_parent, plan.v1_pids_parent,
+                               plan.v1_cpuacct_parent})
+        sweep_orphaned_cgroups(parent);
+}
+
+namespace {
 
 std::int64_t processes_of_this_user() {
     std::int64_t count = 0;
@@ -237,7 +259,7 @@ BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::s
     if (plan.kind == LimitsPlan::Kind::cgroup_v2) {
         group.v2_ = true;
         const fs::path dir = make(plan.v2_parent);
-        group.memory_dir_ = group.cpu_dir_ = dir;
+        group.memory_dir_ = group.cpu_dir_ = group.freezer_dir_ = dir;
         if (limits.memory_mib > 0) {
             set(dir / "memory.max", memory_bytes);
             write_text(dir / "memory.swap.max", "0");  // absent without swap accounting
@@ -258,6 +280,7 @@ BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::s
         if (limits.max_processes > 0) set(pids / "pids.max", std::to_string(limits.max_processes));
     }
     if (!plan.v1_cpuacct_parent.empty()) group.cpu_dir_ = make(plan.v1_cpuacct_parent);
+    if (!plan.v1_freezer_parent.empty()) group.freezer_dir_ = make(plan.v1_freezer_parent);
     return group;
 }
 
@@ -270,6 +293,7 @@ BotCgroup& BotCgroup::operator=(BotCgroup&& other) noexcept {
         dirs_ = std::exchange(other.dirs_, {});
         memory_dir_ = std::exchange(other.memory_dir_, {});
         cpu_dir_ = std::exchange(other.cpu_dir_, {});
+        freezer_dir_ = std::exchange(other.freezer_dir_, {});
     }
     return *this;
 }
@@ -326,6 +350,12 @@ std::vector<pid_t> BotCgroup::members() const {
     return pids;
 }
 
+bool BotCgroup::freeze(bool frozen) const {
+    if (freezer_dir_.empty()) return false;
+    if (v2_) return write_text(freezer_dir_ / "cgroup.freeze", frozen ? "1" : "0");
+    return write_text(freezer_dir_ / "freezer.state", frozen ? "FROZEN" : "THAWED");
+}
+
 void BotCgroup::signal_all(int sig) const {
     if (dirs_.empty()) return;
     if (v2_ && sig == SIGKILL && write_text(dirs_.front() / "cgroup.kill", "1")) return;
@@ -347,6 +377,7 @@ void BotCgroup::remove() {
     dirs_.clear();
     memory_dir_.clear();
     cpu_dir_.clear();
+    freezer_dir_.clear();
 }
 
 }  // namespace arb

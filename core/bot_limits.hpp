@@ -27,6 +27,7 @@ struct LimitsPlan {
     std::filesystem::path v1_memory_parent;  // cgroup v1: one parent per hierarchy
     std::filesystem::path v1_pids_parent;    // empty = hierarchy not usable
     std::filesystem::path v1_cpuacct_parent;
+    std::filesystem::path v1_freezer_parent;  // empty: --freeze stops processes by signal
 };
 
 // Probes the machine once (cached) and decides the mechanism for these limits.
@@ -52,6 +53,9 @@ public:
     std::optional<std::int64_t> peak_memory_kib() const;
     std::optional<std::chrono::nanoseconds> cpu_used() const;
     std::vector<pid_t> members() const;
+    // Freezes or thaws every member through the freezer (v1 freezer.state, v2 cgroup.freeze);
+    // false when the seat has no freezer.
+    bool freeze(bool frozen) const;
     // Sends sig to every member (also processes that left the bot's process group).
     void signal_all(int sig) const;
     // Removes the directories (once the members are gone). Idempotent.
@@ -61,8 +65,13 @@ private:
     friend BotCgroup create_bot_cgroup(const LimitsPlan&, const Limits&, std::string_view);
     bool v2_ = false;
     std::vector<std::filesystem::path> dirs_;
-    std::filesystem::path memory_dir_, cpu_dir_;
+    std::filesystem::path memory_dir_, cpu_dir_, freezer_dir_;
 };
+
+// Kills what is left in seat cgroups of arbiters that died (SIGKILL, a crash), then removes the
+// groups. Run once per process by plan_limits: with --sandbox none, a bot's setsid daemon
+// outlives a killed arbiter until the next one starts.
+void reclaim_orphaned_seats(const LimitsPlan& plan);
 
 // Creates the seat's cgroup under the plan; an empty BotCgroup for the rlimit plan. Throws
 // UserError if a cgroup the plan relies on cannot be set up.

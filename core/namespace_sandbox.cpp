@@ -192,6 +192,7 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     for (const auto& p : paths.read_only) show(p, p, false, -1);
     if (!paths.writable.empty()) show(paths.writable, paths.writable, true, options.idmap_userns);
     add_with_parents(dirs, root, paths.cwd, true);
+    for (const auto& p : paths.passed_through) add_with_parents(dirs, root, p, true);
     view.dev = root + "/dev";
     view.dev_null = view.dev + "/null";
     view.dev_shm = view.dev + "/shm";
@@ -227,6 +228,9 @@ int build_root(NamespaceView& view) {
         if (STEP(m.source.c_str()), (m.tree_fd = clone_tree(m)) < 0) return errno;
     if (STEP("the new root"), ::mount("tmpfs", view.root.c_str(), "tmpfs", MS_NOSUID, view.root_options.c_str()) != 0)
         return errno;
+    // The private /tmp first: trees shown under /tmp are placed in it, not under it.
+    if (STEP("/tmp"), ::mkdir(view.tmp.c_str(), 0755) != 0) return errno;
+    if (::mount("tmpfs", view.tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.tmp_options.c_str()) != 0) return errno;
     for (const auto& dir : view.dirs_to_make)
         if (STEP(dir.c_str()), ::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return errno;
     for (const auto& file : view.files_to_make) {
@@ -242,8 +246,6 @@ int build_root(NamespaceView& view) {
         ::close(m.tree_fd);
         m.tree_fd = -1;
     }
-    if (STEP("/tmp"), ::mount("tmpfs", view.tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.tmp_options.c_str()) != 0)
-        return errno;
     if (STEP("/dev/shm"), ::mount("tmpfs", view.dev_shm.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.shm_options.c_str()) != 0)
         return errno;
     if (STEP("/proc"), ::mount("proc", view.proc.c_str(), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)

@@ -260,17 +260,20 @@ void ProcessTableImpl::signal_group(int s, int sig) {
     ::kill(-process.pid, sig);
 }
 
+// Through the freezer cgroup where there is one: every process of the seat stops at once, also
+// one forked a moment ago. SIGSTOP by pid, the fallback, misses a process born after the list
+// was read, so a bot that keeps re-forking runs on.
 void ProcessTableImpl::freeze(int s) {
     Seat& seat = at(s);
     if (seat.process.frozen || seat.status != SeatStatus::ok) return;
-    signal_group(s, SIGSTOP);
+    if (!seat.process.cgroup.freeze(true)) signal_group(s, SIGSTOP);
     seat.process.frozen = true;
 }
 
 void ProcessTableImpl::thaw(int s) {
     SeatProcess& process = at(s).process;
     if (!process.frozen) return;
-    signal_group(s, SIGCONT);
+    if (!process.cgroup.freeze(false)) signal_group(s, SIGCONT);
     process.frozen = false;
 }
 
@@ -302,7 +305,7 @@ void ProcessTableImpl::stop_seat(int s, SeatStatus why, std::string detail) {
     http_end(s);
     seat.channel.outbox.clear();
     seat.channel.outbox_sent = 0;
-    seat.process.frozen = false;
+    thaw(s);  // a frozen process dies of the SIGKILL only once thawed
     reap_group(s);
 }
 
@@ -390,6 +393,14 @@ void ProcessTableImpl::release_seat(int s) {
     if (seat.log.out.pipe) seat.log.out.pipe->close();
     http_end(s);
     write_log_trailer(seat);
+    // A process of the seat killed for memory, the main one still playing (a child it forked):
+    // the seat broke its limit all the same.
+    if (seat.status == SeatStatus::ok && process.cgroup.oom_killed()) {
+        seat.status = SeatStatus::killed;
+        seat.limit = "memory";
+        seat.detail = fmt::format("a process of the bot exceeded the memory limit of {} MiB", options_.limits.memory_mib);
+        transcript(seat, '#', "retired: killed: " + seat.detail);
+    }
     process.peak_memory_kib_cache = process.cgroup.peak_memory_kib();
     process.cpu_total_cache = process.cgroup.cpu_used();
     process.cgroup.remove();

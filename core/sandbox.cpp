@@ -52,8 +52,10 @@ std::vector<std::string> common_args(const std::string& bwrap, bool network, std
     a.insert(a.end(), {"--dev", "/dev", "--size", bytes, "--tmpfs", "/dev/shm", "--proc", "/proc"});
     // bwrap makes /proc/sys, /proc/irq and /proc/bus read-only itself; the rest of the container defaults:
     for (const char* file : {"/proc/kcore", "/proc/keys", "/proc/key-users", "/proc/timer_list", "/proc/sched_debug",
-                             "/proc/latency_stats"})
-        a.insert(a.end(), {"--ro-bind-try", "/dev/null", file});
+                             "/proc/latency_stats"}) {
+        std::error_code ec;
+        if (fs::exists(file, ec)) a.insert(a.end(), {"--ro-bind", "/dev/null", file});
+    }
     a.insert(a.end(), {"--size", bytes, "--tmpfs", "/tmp"});
     return a;
 }
@@ -175,6 +177,7 @@ SandboxPlan plan_sandbox(SandboxMode mode) {
 std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command) {
     std::vector<std::string> a = common_args(plan.bwrap_path, command.network, command.disk_mib);
     const ExposedPaths paths = exposed_paths(command.executable, command.argv, command.dir, command.read_only);
+    for (const auto& p : paths.passed_through) a.insert(a.end(), {"--dir", p.string()});
     for (const auto& p : paths.read_only) a.insert(a.end(), {"--ro-bind", p.string(), p.string()});
     if (!paths.writable.empty()) a.insert(a.end(), {"--bind", paths.writable.string(), paths.writable.string()});
     if (command.seccomp_fd >= 0) a.insert(a.end(), {"--seccomp", std::to_string(command.seccomp_fd)});

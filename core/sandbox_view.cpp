@@ -12,12 +12,14 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <memory>
 #include <mutex>
 #include <tuple>
 
+#include "core/bot_spec.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb {
@@ -54,8 +56,8 @@ bool in_base_or_hidden(const fs::path& p) {
     return false;
 }
 
-// "#!/path/to/interpreter ..." of a script: its interpreter must be in the view too.
-std::optional<fs::path> script_interpreter(const fs::path& program) {
+// "#!/path/to/interpreter [word]" of a script: its interpreter must be in the view too.
+std::optional<std::pair<fs::path, std::string>> script_interpreter(const fs::path& program) {
     std::ifstream in(program, std::ios::binary);
     char head[256] = {};
     in.read(head, sizeof head - 1);
@@ -64,7 +66,14 @@ std::optional<fs::path> script_interpreter(const fs::path& program) {
     const auto start = text.find_first_not_of(" \t", 2);
     if (start == std::string::npos || text[start] != '/') return std::nullopt;
     const auto end = text.find_first_of(" \t\r\n", start);
-    return fs::path(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    const fs::path interpreter(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    std::string word;
+    if (end != std::string::npos && text[end] != '\n' && text[end] != '\r') {
+        const auto from = text.find_first_not_of(" \t", end);
+        const auto to = from == std::string::npos ? from : text.find_first_of(" \t\r\n", from);
+        if (from != std::string::npos) word = text.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    }
+    return std::make_pair(interpreter, word);
 }
 
 }  // namespace
@@ -79,6 +88,13 @@ ExposedPaths exposed_paths(const fs::path& executable, const std::vector<std::st
     // A path as written and where its links lead: the sandbox resolves nothing the bot could change.
     auto want = [&](const fs::path& p) {
         if (!p.is_absolute() || !fs::exists(p, ec)) return;
+        fs::path so_far;
+        for (auto part = p.begin(); part != p.end(); ++part) {
+            if (std::next(part) != p.end() && *std::next(part) == ".." && so_far.has_relative_path() &&
+                fs::is_directory(so_far / *part, ec))
+                paths.passed_through.push_back((so_far / *part).lexically_normal());
+            so_far /= *part;
+        }
         for (const fs::path& q : {p.lexically_normal(), fs::canonical(p, ec)}) {
             if (q.empty() || in_base_or_hidden(q)) continue;
             if (const auto root = version_manager_root(q)) wanted.push_back(*root);
@@ -86,10 +102,15 @@ ExposedPaths exposed_paths(const fs::path& executable, const std::vector<std::st
         }
     };
     want(executable);
-    if (const auto interpreter = script_interpreter(executable)) want(*interpreter);
+    if (const auto interpreter = script_interpreter(executable)) {
+        want(interpreter->first);
+        // "#!/usr/bin/env python3": the program env will find on PATH.
+        if (interpreter->first.filename() == "env" && !interpreter->second.empty())
+            if (const auto found = find_in_path(interpreter->second)) want(*found);
+    }
     for (std::size_t i = 1; i < argv.size(); ++i)
-        if (!argv[i].empty() && argv[i].size() < 4096) want(fs::absolute(paths.cwd / argv[i]).lexically_normal());
-    for (const auto& p : extra_read_only) want(fs::absolute(p).lexically_normal());
+        if (!argv[i].empty() && argv[i].size() < 4096) want(fs::absolute(paths.cwd / argv[i]));
+    for (const auto& p : extra_read_only) want(fs::absolute(p));
     // Parents first, then drop what another entry (or the writable folder) already shows.
     std::sort(wanted.begin(), wanted.end());
     for (const auto& p : wanted) {
@@ -133,6 +154,7 @@ const fs::path kRunFolder = "/run/arbiter";
 
 void remove_etc_copy_at_exit();
 std::string etc_copy_path;
+extern pid_t etc_copy_owner;
 
 // Copies of arbiters that are gone (killed before their exit handler ran).
 void sweep_dead_copies() {
@@ -170,13 +192,17 @@ std::string make_etc_copy() {
         }
     }
     etc_copy_path = copy.string();
+    etc_copy_owner = ::getpid();
     std::atexit(remove_etc_copy_at_exit);
     return etc_copy_path;
 }
 
+pid_t etc_copy_owner = 0;
+
 void remove_etc_copy_at_exit() {
     std::error_code ec;
-    if (!etc_copy_path.empty()) fs::remove_all(etc_copy_path, ec);
+    // Not from a forked copy of the arbiter that exits: the copy is its parent's.
+    if (!etc_copy_path.empty() && ::getpid() == etc_copy_owner) fs::remove_all(etc_copy_path, ec);
 }
 
 BaseView probe_base_view() {

@@ -21,6 +21,9 @@ struct ExposedPaths {
     std::filesystem::path cwd;                      // where the bot starts
     std::filesystem::path writable;                 // its own folder (dir=); empty: none
     std::vector<std::filesystem::path> read_only;   // folders or files, absolute, none inside another
+    // Empty folders the view must have for a path as written to resolve ("bin/../bots/bot"
+    // passes through bin).
+    std::vector<std::filesystem::path> passed_through;
 };
 
 // `executable` resolved, `argv` as written (argv[0] first), `dir` the bot's folder (may be empty),

@@ -33,6 +33,10 @@ std::string read_file_end(const std::filesystem::path& path) {
 // seat when the referee, not the table, faulted it) and the tail of its seats' stderr logs.
 void add_failure_reasons(MatchRecord& record, const ProcessTable& table, const std::filesystem::path& log_dir) {
     for (auto& p : record.participants) {
+        // A process of the bot's killed for memory while its main process played on (a child
+        // it forked): the table knows only at the end, and the bot broke its limit all the same.
+        for (int s = 0; s < table.size() && p.status == SeatStatus::ok; ++s)
+            if (table.info(s).bot == p.seat && table.status(s) == SeatStatus::killed) p.status = SeatStatus::killed;
         if (p.status == SeatStatus::ok) continue;
         std::vector<int> seats, failed;
         for (int s = 0; s < table.size(); ++s) {

@@ -31,7 +31,7 @@ inline std::vector<SandboxMode> confined_modes(const std::filesystem::path& prog
             }
             modes.push_back(mode);
         } catch (const UserError& e) {
-            MESSAGE("skipped: " << e.what());
+            MESSAGE("skipped: " << std::string(e.what()));
         }
     }
     return modes;

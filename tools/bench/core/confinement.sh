@@ -4,7 +4,7 @@
 #   - the 8-bot Planowanie tournament of configs/demo.json for 50 rounds (400 matches) at -j2,
 # each with limits by cgroup or by rlimit only (ARBITER_LIMITS=rlimit) and with the bubblewrap
 # sandbox, the arbiter's own namespaces sandbox or neither (ARBITER_SANDBOX / --sandbox).
-# Prints every run and the medians.
+# Prints every run, the medians and the default sandbox's cost against none.
 #
 #   tools/bench/core/confinement.sh [BUILD_DIR] [RUNS]
 #   build first: cmake --build BUILD_DIR --target arbiter bench_core bench_raw_echo
@@ -54,3 +54,6 @@ for v in "${variants[@]}"; do
   key="${limits}-${sandbox}"
   echo "| $limits | $sandbox | $(median <"$work/$key.spawn") | $(median <"$work/$key.wall") |"
 done
+# The whole default sandbox against none, cgroup limits on in both: at most 1.15x.
+ratio=$(awk -v a="$(median <"$work/cgroup-namespaces.wall")" -v b="$(median <"$work/cgroup-none.wall")" 'BEGIN {printf "%.3f", a / b}')
+echo "default sandbox (namespaces) against none, cgroup limits: ${ratio}x the tournament's time"
