@@ -187,6 +187,7 @@ struct ReportArgs {
     std::string chartjs;
     std::string intervals = "bayeselo";
     rating::BootstrapOptions bootstrap;
+    bool viewers = false;
 };
 
 void run_report_command(const ReportArgs& a) {
@@ -199,9 +200,16 @@ void run_report_command(const ReportArgs& a) {
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
     options.bootstrap = a.bootstrap;
+    options.viewers = a.viewers;
     const auto summary = report::write_html_report(store, options);
     std::cout << fmt::format("report: {} ({} game(s), {} matches{})\n", summary.page.string(), summary.games,
                              summary.matches, summary.charts ? "" : "; no Chart.js found, tables only");
+    if (a.viewers)
+        std::cout << fmt::format("viewers: {} match pages written{}\n", summary.viewers_written,
+                                 summary.viewers_failed == 0
+                                     ? ""
+                                     : fmt::format("; {} matches not shown (the first: {})", summary.viewers_failed,
+                                                   summary.first_viewer_failure));
 }
 
 }  // namespace
@@ -261,6 +269,9 @@ void add_tournament_commands(CLI::App& app) {
     r->add_option("--game", r_args->game, "Only this game");
     r->add_option("--tournament", r_args->tournament, "Only this tournament's matches");
     r->add_option("--chartjs", r_args->chartjs, "Chart.js file to inline (default: Debian's libjs-chart.js)");
+    r->add_flag("--viewers", r_args->viewers,
+                "Also write each match's replay viewer (viewer.html in its folder, as arbiter view does); the "
+                "match list links to it");
     r->footer("Example:\n  arbiter report --db demo.sqlite --out demo-report");
     add_interval_options(r, r_args->intervals, r_args->bootstrap,
                          "Rating intervals and LOS: bayeselo or bootstrap (over matches, honest for games of more "

@@ -33,6 +33,7 @@ struct ReportOptions {
     // The rating table's intervals and the LOS matrix: bayeselo's, or the bootstrap over matches.
     rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
     rating::BootstrapOptions bootstrap;
+    bool viewers = false;                   // write each match's replay viewer page first (arbiter view)
 };
 
 struct ReportSummary {
@@ -40,6 +41,9 @@ struct ReportSummary {
     int games = 0;
     int matches = 0;
     bool charts = false;
+    int viewers_written = 0;
+    int viewers_failed = 0;
+    std::string first_viewer_failure;
 };
 
 ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options);

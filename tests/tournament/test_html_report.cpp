@@ -141,7 +141,12 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK(has(html, "<h1>arbiter report: all matches (fake) of tournament t1</h1>"));
     CHECK(has(html, "3 matches of tournament <b>t1</b>"));
     // Settings from the tournament's identity, unknown keys included, and the options as played.
-    CHECK(has(html, "<h3>Settings</h3>"));
+    // The ranking first, the settings folded below it.
+    CHECK(has(html, "<details class=\"settings\"><summary><h3>Settings</h3></summary>"));
+    REQUIRE(has(html, "<h3>Ratings"));
+    CHECK(html.find("<h3>Ratings") < html.find("<h3>Settings</h3>"));
+    CHECK(has(html, "<a href=\"#matches-0?bot=alpha\">alpha</a> <small><a href=\"#matches-0?bot=alpha&amp;result=won\">won"
+                    "</a> <a href=\"#matches-0?bot=alpha&amp;result=lost\">lost</a></small>"));
     CHECK(has(html, "<th class=\"name\">Seed</th><td class=\"name\">42</td>"));
     CHECK(has(html, "<code>name=beta cmd=&quot;./b &lt;x&gt;&quot;</code>"));
     CHECK(has(html, "<th class=\"name\">Memory limit (MiB)</th><td class=\"name\">256</td>"));
@@ -151,8 +156,10 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
         "<th class=\"name\">Game options as played</th><td class=\"name\"><div><code>total-time-ms = 2000"));
     // Crosstable: alpha beat beta in all three matches (row alpha, column beta: 3-0-0, score 1).
     CHECK(has(html, "<h3>Head to head</h3>"));
-    CHECK(has(html, "title=\"3 games\">3-0-0<br><small>1.00</small>"));
-    CHECK(has(html, "title=\"3 games\">0-3-0<br><small>0.00</small>"));
+    // Each cell links to the matches of its two bots in the match list below.
+    CHECK(has(html, "title=\"3 games\"><a href=\"#matches-0?bot=alpha&amp;vs=beta\">3-0-0<br><small>1.00</small>"));
+    CHECK(has(html, "title=\"3 games\"><a href=\"#matches-0?bot=beta&amp;vs=alpha\">0-3-0<br><small>0.00</small>"));
+    CHECK(has(html, "<a href=\"#matches-0?bot=%3Cb%3E%26%22odd%27&amp;vs=alpha\">"));
     // Usage: alpha's wall total 0.5 * (3 + 4 + 5) = 6 s, peak memory max 5 MiB.
     CHECK(has(html, "<h3>Time and memory</h3>"));
     CHECK(
@@ -170,18 +177,24 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     // The match list by schedule key, with links to the files that exist, relative to the report.
     CHECK(has(html, "<h3>Matches</h3>"));
     CHECK(has(html, "<details open><summary>t1/r0 &middot; 3 matches"));
-    CHECK(has(html, "<tr id=\"m2\"><td>t1/r0/g0/s1</td>"));
+    CHECK(has(html, "<tr id=\"m2\" data-seats=\"[[&quot;alpha&quot;,1,0],[&quot;beta&quot;,2,0],"
+                    "[&quot;&lt;b&gt;&amp;\\&quot;odd&#39;&quot;,3,0]]\"><td>t1/r0/g0/s1</td>"));
+    // The filter over the list, with every bot; the ranking's names and their won/lost links set it.
+    CHECK(has(html, "<form class=\"filter\" id=\"matches-0\" data-list=\"matches-0\">"));
+    CHECK(has(html, "<option>&lt;b&gt;&amp;&quot;odd&#39;</option>"));
+    CHECK(has(html, "<div class=\"matchlist\" data-list=\"matches-0\">"));
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s0/replay.txt\">replay</a>"));
     CHECK_FALSE(has(html, "r0-g0-s1/replay.txt"));  // not on disk: not linked
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/record.json\">record</a>"));
     CHECK(
         has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/logs/seat0-alpha.stderr\">seat0-alpha.stderr</a>"));
     std::vector<std::string> links, anchors;
-    for (const auto& link : hrefs(html)) (link.front() == '#' ? anchors : links).push_back(link);
+    for (const auto& link : hrefs(html))
+        if (link.rfind("#matches-0?", 0) != 0) (link.front() == '#' ? anchors : links).push_back(link);
     CHECK(links.size() == 7);
     // Failed seats link to their match's row.
     CHECK(anchors == std::vector<std::string>{"#m3", "#m3"});
-    CHECK(has(html, "<tr id=\"m3\">"));
+    CHECK(has(html, "<tr id=\"m3\" data-seats=\"[[&quot;alpha&quot;,1,0],[&quot;beta&quot;,2,1],"));
     for (const auto& link : links) {
         INFO(link);
         CHECK(link.front() != '/');
@@ -244,7 +257,7 @@ TEST_CASE("sections without data are left out") {
         INFO(absent);
         CHECK_FALSE(has(html, absent));
     }
-    CHECK(has(html, "<tr id=\"m1\"><td>#1</td>"));  // no schedule key: the match id
+    CHECK(has(html, "\"><td>#1</td>"));  // no schedule key: the match id
 }
 
 TEST_CASE("the report of one tournament names it, and a large match list stays folded and compact") {

@@ -131,6 +131,17 @@ class Browser:
             self.send("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name,
                                                  "windowsVirtualKeyCode": code})
 
+    def click(self, selector_expression):
+        """A real mouse click (pressed, released) at the middle of the element the expression finds."""
+        box = self.evaluate(f"""(() => {{ const e = {selector_expression}; if (!e) return null;
+            e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2]; }})()""")
+        if box is None:
+            raise LookupError(f"nothing to click: {selector_expression}")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1], "button": "left",
+                                                   "clickCount": 1})
+
     def screenshot(self, path):
         png = self.send("Page.captureScreenshot", {"format": "png"})["data"]
         with open(path, "wb") as f:
@@ -242,11 +253,56 @@ def check_page(browser, case, page, failures):
         failures.append(f"{name}: console error: {error}")
 
 
+def tournament_report(arbiter, bots, source, work):
+    """The demo tournament, its report with --viewers; returns the report page and the records."""
+    db, files, report = (os.path.join(work, n) for n in ("demo.sqlite", "files", "report"))
+    env = dict(os.environ, ARBITER_BOTS=os.path.abspath(bots))
+    run([arbiter, "tournament", "--config", f"{source}/configs/demo.json", "--db", db, "--out", files, "-q"],
+        env=env)
+    printed = run([arbiter, "report", "--db", db, "--out", report, "--viewers"])
+    if "viewers: 32 match pages written" not in printed:
+        raise SystemExit(f"FAIL: arbiter report --viewers printed: {printed}")
+    records = []
+    for folder, _, names in os.walk(files):
+        if "record.json" in names:
+            with open(os.path.join(folder, "record.json")) as f:
+                records.append(json.load(f))
+    return os.path.join(report, "index.html"), records
+
+
+def check_report(browser, page, records, failures, screenshots):
+    """From the bot ranked third, its lost matches in one click, one of them watched in a second."""
+    browser.navigate("file://" + os.path.abspath(page))
+    third = browser.evaluate("document.querySelectorAll('table')[0].rows[3].cells[1].querySelector('a').textContent")
+    browser.click("document.querySelectorAll('table')[0].rows[3].cells[1].querySelectorAll('small a')[1]")
+    shown = browser.evaluate("""[...document.querySelectorAll('.matchlist tr[data-seats]')]
+        .filter(r => r.offsetParent !== null).map(r => r.id)""")
+    lost = set()
+    for r in records:
+        seats = r["participants"]
+        me = [p for p in seats if p["bot"] == third]
+        if me and me[0]["rank"] > min(p["rank"] for p in seats if p is not me[0]):
+            lost.add(r["seed"])
+    if not shown or len(shown) != len(lost):
+        failures.append(f"report: {third}'s 'lost' link shows {len(shown)} matches, the records have {len(lost)} lost")
+        return
+    if screenshots:
+        browser.screenshot(os.path.join(screenshots, "report.png"))
+    browser.click(f"document.getElementById('{shown[0]}').querySelector('a.watch')")
+    browser.wait_event("Page.loadEventFired")
+    names = browser.evaluate("[...document.querySelectorAll('.seat-name')].map(e => e.textContent)")
+    if third not in (names or []):
+        failures.append(f"report: the watched match shows seats {names}, not {third}'s")
+    for error in browser.errors():
+        failures.append(f"report: console error: {error}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--arbiter", required=True)
     ap.add_argument("--bots", required=True)
     ap.add_argument("--shared", required=True)
+    ap.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--screenshots", help="also save one screenshot per game here (docs/viewer/)")
     ap.add_argument("--only", help="comma-separated games")
     args = ap.parse_args()
@@ -278,6 +334,8 @@ def main():
         failures = []
         try:
             browser.open_page()
+            report, records = tournament_report(args.arbiter, args.bots, args.source, work)
+            check_report(browser, report, records, failures, args.screenshots)
             for case, page in zip(cases, pages):
                 check_page(browser, case, page, failures)
                 if args.screenshots:  # the last case of each game (the original engine's, where there is one)
@@ -289,7 +347,7 @@ def main():
             browser.close()
         for f in failures:
             print("FAIL:", f)
-        print(f"{len(cases)} pages checked in one browser, {len(failures)} failures")
+        print(f"{len(cases)} match pages and the report checked in one browser, {len(failures)} failures")
         return 1 if failures else 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
