@@ -21,6 +21,8 @@
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/report/html_report.hpp"
+#include "arbiter/view/match_view.hpp"
+#include "arbiter/view/viewer_page.hpp"
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/preflight.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
@@ -200,7 +202,10 @@ void run_report_command(const ReportArgs& a) {
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
     options.bootstrap = a.bootstrap;
-    options.viewers = a.viewers;
+    if (a.viewers)
+        options.viewers = [](const std::filesystem::path& folder) {
+            write_file_atomically(folder / "viewer.html", view::viewer_page(view::load_match_view(folder)));
+        };
     const auto summary = report::write_html_report(store, options);
     std::cout << fmt::format("report: {} ({} game(s), {} matches{})\n", summary.page.string(), summary.games,
                              summary.matches, summary.charts ? "" : "; no Chart.js found, tables only");

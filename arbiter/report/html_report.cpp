@@ -442,7 +442,7 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
         if (matches.empty()) continue;
         if (reported.empty()) ensure_folder(options.out_dir, "--out");  // links are made relative to it
         if (options.viewers) {  // before the list, which links only to pages that exist
-            const ViewerPages pages = write_viewer_pages(matches);
+            const ViewerPages pages = write_viewer_pages(matches, options.viewers);
             summary.viewers_written += pages.written;
             if (summary.viewers_failed == 0) summary.first_viewer_failure = pages.first_failure;
             summary.viewers_failed += pages.failed;

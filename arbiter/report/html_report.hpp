@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "arbiter/report/report_viewers.hpp"
 #include "rating/bootstrap.hpp"
 #include "rating/store.hpp"
 
@@ -33,7 +34,7 @@ struct ReportOptions {
     // The rating table's intervals and the LOS matrix: bayeselo's, or the bootstrap over matches.
     rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
     rating::BootstrapOptions bootstrap;
-    bool viewers = false;                   // write each match's replay viewer page first (arbiter view)
+    ViewerWriter viewers;                   // when set, each match's replay viewer page is written first
 };
 
 struct ReportSummary {

@@ -2,14 +2,11 @@
 
 #include <filesystem>
 
-#include "arbiter/match/match_files.hpp"
-#include "arbiter/view/match_view.hpp"
-#include "arbiter/view/viewer_page.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::report {
 
-ViewerPages write_viewer_pages(const std::vector<ReportMatch>& matches) {
+ViewerPages write_viewer_pages(const std::vector<ReportMatch>& matches, const ViewerWriter& write) {
     namespace fs = std::filesystem;
     ViewerPages pages;
     for (const auto& m : matches) {
@@ -19,7 +16,7 @@ ViewerPages write_viewer_pages(const std::vector<ReportMatch>& matches) {
         std::error_code ec;
         if (!fs::is_regular_file(folder / "record.json", ec)) continue;
         try {
-            write_file_atomically(folder / "viewer.html", view::viewer_page(view::load_match_view(folder)));
+            write(folder);
             ++pages.written;
         } catch (const UserError& e) {
             if (pages.failed++ == 0) pages.first_failure = e.what();
