@@ -1,4 +1,5 @@
 #include "arbiter/view/match_view.hpp"
+#include "arbiter/view/koehandel_view.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -169,16 +170,17 @@ MatchView view_of_replay_file(const fs::path& path, const std::string& expected_
     return view;
 }
 
-// The replay a record names: as written, relative to the record's folder, or by its name (or the
-// game's usual name) inside that folder, which finds it when the folder has been moved.
+// The replay a record names: by its name inside the record's folder first (a folder moved or
+// copied keeps its own files), then as written, relative to that folder, or by the game's usual
+// name there.
 fs::path find_replay(const MatchRecord& record, const fs::path& record_path) {
     const fs::path folder = record_path.parent_path();
     std::vector<fs::path> candidates;
     if (!record.replay_path.empty()) {
         const fs::path named = record.replay_path;
+        candidates.push_back(folder / named.filename());
         candidates.push_back(named);
         candidates.push_back(folder / named);
-        candidates.push_back(folder / named.filename());
     }
     candidates.push_back(folder / find_game(record.game).replay_file);
     for (const fs::path& p : candidates) {
@@ -211,7 +213,13 @@ MatchView view_of_record(const nlohmann::json& json, const fs::path& path) {
         throw UserError(fmt::format("{}: not a match record ({})", path.string(), e.what()));
     }
     find_game(record.game);  // UserError naming the known games
-    MatchView view = view_of_replay_file(find_replay(record, path), record.game);
+    MatchView view;
+    if (record.game == "koehandel") {  // a folder of player logs, replayed with the record's seed
+        view.game = "koehandel";
+        view.data["replay"] = koehandel_replay(record, find_replay(record, path));
+    } else {
+        view = view_of_replay_file(find_replay(record, path), record.game);
+    }
     view.data["record"] = json;
     view.folder = path.parent_path();
     return view;

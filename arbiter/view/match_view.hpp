@@ -7,7 +7,7 @@
 //
 // "replay" is the game's file as it is written (Ants, Planowanie: the JSON object), or, where a
 // match has several files or a text format, a small wrapper: SamurAI {"games": [log, log]},
-// smart-dog {"lines": [...]}, Koehandel {"logs": [{"seat": 1, "name": "...", "lines": [...]}]}.
+// smart-dog {"lines": [...]}, Koehandel the game replayed from its logs (koehandel_view.hpp).
 #include <filesystem>
 #include <string>
 

@@ -174,7 +174,24 @@ def run(cmd, **kw):
     return result.stdout
 
 
-def played_matches(arbiter, bots, shared, work):
+def check_log_mismatch(arbiter, folder):
+    """A Koehandel player log edited after the match no longer replays: one line naming it."""
+    copy = folder + "-edited"
+    shutil.copytree(folder, copy)
+    log = next(os.path.join(copy, "player-logs", n) for n in sorted(os.listdir(os.path.join(copy, "player-logs"))))
+    with open(log) as f:
+        lines = f.read().split("\n")
+    lines[0] = lines[0].replace("message=begin", "message=hello")
+    with open(log, "w") as f:
+        f.write("\n".join(lines))
+    result = subprocess.run([arbiter, "view", copy, "--out", os.path.join(copy, "v.html")], capture_output=True,
+                            text=True)
+    want = f"{log}:1: the log has '"
+    if result.returncode != 2 or want not in result.stderr or result.stderr.count("\n") != 1:
+        raise SystemExit(f"FAIL: arbiter view on an edited Koehandel log: exit {result.returncode}, {result.stderr!r}")
+
+
+def played_matches(arbiter, bots, shared, source, work):
     """(case, game, file to view, expected final scores, expected first label, first scores)."""
     cases = []
 
@@ -207,6 +224,12 @@ def played_matches(arbiter, bots, shared, work):
     record, final = play("smartdog", [f"name=herder cmd={b}/smartdog/herder", f"name=dog cmd={b}/smartdog/random_dog"],
                          ["--map", f"{shared}/data/smartdog/maps/simple-1.txt", "--turns", "40"], "replay.txt")
     cases.append(("smartdog-played", "smartdog", record, final, "turn 1", None))
+
+    record, final = play("koehandel", [f"name=value cmd={b}/koehandel/value_bot",
+                                       f"name=py cmd=\"python3 {source}/tools/bots/koehandel/value_bot.py\""],
+                         [], "player-logs")
+    cases.append(("koehandel-played", "koehandel", record, final, "start", [0, 0]))
+    check_log_mismatch(arbiter, os.path.dirname(record))
 
     for name in sorted(os.listdir(f"{shared}/data/ants/replays")):
         if name.endswith(".replay.json"):
@@ -313,7 +336,7 @@ def main():
         return SKIP
     work = tempfile.mkdtemp(prefix="arbiter-view-test-")
     try:
-        cases = played_matches(args.arbiter, args.bots, args.shared, work)
+        cases = played_matches(args.arbiter, args.bots, args.shared, args.source, work)
         if args.only:
             cases = [c for c in cases if c[1] in args.only.split(",")]
         pages = []
