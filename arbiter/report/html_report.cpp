@@ -10,6 +10,7 @@
 
 #include "arbiter/report/html_report_sections.hpp"
 #include "arbiter/report/report_data.hpp"
+#include "arbiter/report/report_rounds.hpp"
 #include "arbiter/report/report_viewers.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
@@ -92,6 +93,17 @@ for (const g of REPORT.games) {
       },
       options: { indexAxis: 'y', animation: false, plugins: { legend: { position: 'bottom' } },
                  scales: { x: { title: { display: true, text: 'Elo' } } } }
+    });
+  }
+  const rounds = document.getElementById('rounds-' + g.id);
+  if (rounds && g.rounds && g.rounds.labels.length) {
+    new Chart(rounds, {
+      type: 'line',
+      data: { labels: g.rounds.labels,
+              datasets: g.rounds.series.map((s, i) => ({ label: s.bot, data: s.elo, spanGaps: true,
+                borderColor: `hsl(${(i * 137) % 360},65%,45%)`, backgroundColor: `hsl(${(i * 137) % 360},65%,45%)` })) },
+      options: { animation: false, plugins: { legend: { position: 'bottom' } },
+                 scales: { y: { title: { display: true, text: 'Elo' } } } }
     });
   }
   const history = document.getElementById('history-' + g.id);
@@ -355,6 +367,7 @@ std::string game_section(const rating::Store& store, const std::string& game, co
     int outside = 0;
     // The ranking first; the settings it was played under folded below it.
     if (fit) body += ratings_section(fit, label, id, charts, g);
+    body += rounds_section(matches, id, charts, g);
     body += settings_section(load_tournaments(store, tournaments_of(matches, outside)), matches);
     body += history_section(store, game, id, charts, g);
     body += los_section(fit, options.intervals);

@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "arbiter/report/html_report.hpp"
+#include "arbiter/report/report_rounds.hpp"
 #include "arbiter/tournament/tournament_store.hpp"
 #include "core/user_error.hpp"
 
@@ -295,4 +297,31 @@ TEST_CASE("the report of one tournament names it, and a large match list stays f
     // Compact: under 400 bytes a match (about 4 MB for 10,000 matches of 4 seats).
     MESSAGE("report of 10,000 matches: " << html.size() << " bytes");
     CHECK(html.size() < 400u * rounds * per_round);
+}
+
+TEST_CASE("ratings round by round: cumulative fits that follow the results, only for several rounds") {
+    const auto match = [](const std::string& key, const std::string& winner, const std::string& loser) {
+        report::ReportMatch m;
+        m.schedule_key = key;
+        m.seats = {{.bot = winner, .seat = 0, .rank = 1}, {.bot = loser, .seat = 1, .rank = 2}};
+        m.pairs = {{.a = 0, .b = 1, .score_a = 1}};
+        return m;
+    };
+    CHECK(report::round_of(match("t/r3/g1/s2", "a", "b")) == 3);
+    CHECK(report::round_of(match("ladder/g/bot/r12/s0", "a", "b")) == 12);
+    CHECK(report::round_of(match("t/g1", "a", "b")) == -1);
+
+    // Round 0: alpha beats beta; round 1: beta beats alpha three times.
+    std::vector<report::ReportMatch> matches = {match("t/r0/g0/s0", "alpha", "beta")};
+    nlohmann::json g;
+    CHECK(report::rounds_section(matches, "0", false, g).empty());  // one round: nothing to follow
+    for (int s = 0; s < 3; ++s) matches.push_back(match("t/r1/g0/s" + std::to_string(s), "beta", "alpha"));
+    const std::string html = report::rounds_section(matches, "0", true, g);
+    CHECK(has(html, "<h3>Ratings round by round</h3>"));
+    CHECK(has(html, "<canvas id=\"rounds-0\""));
+    REQUIRE(g["rounds"]["labels"] == nlohmann::json::array({"round 0", "round 1"}));
+    std::map<std::string, nlohmann::json> elo;
+    for (const auto& s : g["rounds"]["series"]) elo[s["bot"]] = s["elo"];
+    CHECK(elo["alpha"][0].get<double>() > elo["beta"][0].get<double>());
+    CHECK(elo["alpha"][1].get<double>() < elo["beta"][1].get<double>());
 }

@@ -142,6 +142,14 @@ class Browser:
             self.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1], "button": "left",
                                                    "clickCount": 1})
 
+    def wait_for(self, expression, timeout=30):
+        """Polls until the expression is true (for what a page does after an event, e.g. hashchange)."""
+        deadline = time.monotonic() + timeout
+        while not self.evaluate(expression):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"still false after {timeout} s: {expression}")
+            time.sleep(0.05)
+
     def screenshot(self, path):
         png = self.send("Page.captureScreenshot", {"format": "png"})["data"]
         with open(path, "wb") as f:
@@ -298,6 +306,8 @@ def check_report(browser, page, records, failures, screenshots):
     browser.navigate("file://" + os.path.abspath(page))
     third = browser.evaluate("document.querySelectorAll('table')[0].rows[3].cells[1].querySelector('a').textContent")
     browser.click("document.querySelectorAll('table')[0].rows[3].cells[1].querySelectorAll('small a')[1]")
+    # The filter follows the link's hash on hashchange, which the page handles after the click.
+    browser.wait_for("document.querySelector('form.filter').elements.result.value === 'lost'")
     shown = browser.evaluate("""[...document.querySelectorAll('.matchlist tr[data-seats]')]
         .filter(r => r.offsetParent !== null).map(r => r.id)""")
     lost = set()
