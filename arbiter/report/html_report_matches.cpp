@@ -294,9 +294,10 @@ function filterFromHash() {
   filterMatches(form);
   form.scrollIntoView();
 }
-for (const form of document.querySelectorAll('form.filter')) {
+for (const form of document.querySelectorAll('form.filter')) {  // nothing filtered yet: no row is read
   form.addEventListener('change', () => filterMatches(form));
-  filterMatches(form);
+  const rows = document.querySelectorAll('.matchlist[data-list="' + form.dataset.list + '"] tr[data-seats]').length;
+  form.querySelector('.count').textContent = rows + ' match' + (rows === 1 ? '' : 'es');
 }
 addEventListener('hashchange', filterFromHash);
 filterFromHash();
