@@ -65,6 +65,8 @@ public:
 
     void tell(int seat, const kh::Message& message) override {
         expect(seat, message);
+        SeatLog& notified = logs_[static_cast<std::size_t>(seat)];
+        if (notified.at("< (")) ++notified.next;  // a notification's failed answer (its fault note follows)
         const bool interesting = message.type == "receive" || message.type == "collect" ||
                                  (message.type == "information" && message.message == "bluffed");
         if (!interesting) return;
@@ -117,8 +119,11 @@ public:
 private:
     void skip_out_notes(int seat) {
         SeatLog& log = logs_[static_cast<std::size_t>(seat)];
-        while (log.at("# out: ")) {
-            events_.push_back({{"seat", seat}, {"type", "out"}, {"text", log.lines[log.next].substr(7)}});
+        // A failed reply is a fault ("# fault 2 of 3: notification receive timeout"); enough of
+        // them put the seat out.
+        while (log.at("# out: ") || log.at("# fault ")) {
+            const bool out = log.at("# out: ");
+            events_.push_back({{"seat", seat}, {"type", out ? "out" : "fault"}, {"text", log.lines[log.next].substr(out ? 7 : 2)}});
             ++log.next;
         }
     }

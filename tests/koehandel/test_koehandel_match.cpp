@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arbiter/match/match_runner.hpp"
+#include "arbiter/view/koehandel_view.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
 
 namespace arb::koehandel {
@@ -139,6 +140,10 @@ TEST_CASE("koehandel match: notifications are timed too: a bot answering only th
     // Out, it is asked nothing more: no reply follows (the log still lists what it was not sent).
     const std::string tail = log.substr(log.find("# out: "));
     CHECK(tail.find("\n< ") == std::string::npos);
+    // The replay viewer reads such logs, faults and all.
+    const std::string replay = view::koehandel_replay(record, m.request.replay_path).dump();
+    CHECK(replay.find("\"type\":\"fault\"") != std::string::npos);
+    CHECK(replay.find("fault 3 of 3: notification") != std::string::npos);
 }
 
 }  // namespace arb::koehandel

@@ -57,6 +57,7 @@ ArbiterView.renderers.koehandel = function (data, board) {
         return who(e.opponent_seat) + ' bluffed: could not pay, shows ' + money(f.money || '');
       case 'default': return p + ': default action, ' + e.text;
       case 'out': return p + ' is out: ' + e.text;
+      case 'fault': return p + ': ' + e.text;
     }
     return p + ': ' + e.type;
   }
