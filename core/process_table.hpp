@@ -46,8 +46,8 @@ struct SeatLaunch {
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
     // tcp_client: the port the seat listens on (0 = a free one). Seats with ARBITER_TOKEN in the
-    // bot's env and a port given share it and are seated by `join TOKEN`, unless each has a
-    // network of its own (confined): there, as with no token, the seat is its connection.
+    // bot's env that ask for the same port share it and are seated by `join TOKEN`, unless each
+    // has a network of its own (confined): there, as everywhere else, the seat is its connection.
     std::uint16_t listen_port = 0;
 };
 

@@ -248,7 +248,8 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     on_fault_abort(request);
     const auto turn_ms = request.options.integer("turn-ms");
     const auto port = request.options.integer("port");
-    if (port < 0 || port > 65535) throw UserError("--port must be 0..65535");
+    const auto bots = static_cast<std::int64_t>(request.bots.size());
+    if (port < 0 || port + bots - 1 > 65535) throw UserError("--port must be 0.." + std::to_string(65536 - bots));
     const auto tokens = seat_tokens(request.seed, static_cast<int>(request.bots.size()));
     std::vector<SeatPlan> seats;
     for (std::size_t b = 0; b < request.bots.size(); ++b) {
@@ -258,10 +259,10 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
         seat.time.per_request = Millis(turn_ms);
         seat.time.first_request = std::max(Millis(turn_ms), kMinJoinLimit);
         seat.channel = ChannelKind::tcp_client;
-        // A name the bot may join with; the seat is its connection (a listener of its own), except
-        // with --port N outside a sandbox, where the seats share the port and this is the key.
+        // A name the bot may join with; the seat is its connection, on a listener of its own
+        // (--port N: seat k listens on N + k - 1, in its own network under the sandbox).
         seat.env["ARBITER_TOKEN"] = tokens[b];
-        seat.listen_port = static_cast<std::uint16_t>(port);
+        seat.listen_port = port == 0 ? 0 : static_cast<std::uint16_t>(port + static_cast<std::int64_t>(b));
         seats.push_back(std::move(seat));
     }
     return seats;

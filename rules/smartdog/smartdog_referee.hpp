@@ -5,10 +5,9 @@
 // its command line), connects to the arbiter and sends `join <username> [hub]`, as the seed
 // says: any user name (a leading '#' of the hub is stripped; the hub is otherwise ignored). A
 // seat is known by the connection it arrives on: each seat has a listener of its own, in its
-// own network namespace under the sandbox, or on a port of its own. Only with --port N and no
-// sandbox do the seats share one port; then the user name must be the seat's ARBITER_TOKEN
-// (also handed to every bot, {token}). A first line that is not a `join` gets an `error` and
-// the seat is out. Player ids follow seat order, not join order, so a match reproduces.
+// own network namespace under the sandbox, or on a port of its own (--port N: seat k on N + k -
+// 1). Each bot also gets a seat name ARBITER_TOKEN ({token}) it may join with; nothing checks
+// it. A first line that is not a `join` gets an `error` and the seat is out. Player ids follow seat order, not join order, so a match reproduces.
 //
 // Each turn every live player gets its state and answers with `do` lines up to `end`, within
 // the per-turn limit. Commands are then applied interleaved in a fixed order (ruling 3): one
