@@ -50,8 +50,9 @@ struct SeatLaunch {
     std::vector<std::string> extra_args;  // appended to the bot's argv (e.g. a role)
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
-    // tcp_client with ARBITER_TOKEN in the bot's env: every such seat shares one listening port
-    // and is seated by `join TOKEN`; this port when not 0 (else a free one).
+    // tcp_client: the port the seat listens on (0 = a free one). Seats with ARBITER_TOKEN in the
+    // bot's env that ask for the same port share it and are seated by `join TOKEN`, unless each
+    // has a network of its own (confined): there, as everywhere else, the seat is its connection.
     std::uint16_t listen_port = 0;
 };
 

@@ -236,6 +236,7 @@ private:
     void on_written(int s);    // the request is completely written: the clock starts
     void watch_stdout(int s);
     void read_stdout(int s);  // what is there now, without blocking
+    void drop_earlier_lines(int s, Reply& reply);  // Request::fresh_reply
     void feed_lines(int s);
     void frame_line(int s, std::string& line);  // one line through the framer
     void finish(int s, ReplyStatus status, std::string why = {});
@@ -305,8 +306,7 @@ private:
     bool closed_ = false;
     std::array<char, kReadChunk> chunk_{};  // scratch for every read_available
     // process_table_tcp.cpp: the shared port of token seats (declared after ctx_: closed first)
-    // The shared port: one acceptor for the table, or one per seat in the seat's own network
-    // namespace (confined seats); each routes by token.
+    // The shared port (token seats on a fixed port, unconfined): routes connections by token.
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> join_acceptors_;
     std::vector<bool> join_accepting_;
     int unjoined_connections_ = 0;

@@ -109,6 +109,7 @@ void ProcessTableImpl::run_batch(std::span<const Request> requests, std::span<Re
             continue;
         }
         asked.push_back(s);
+        if (requests[i].fresh_reply) drop_earlier_lines(s, *replies[i]);
         begin_request(s, requests[i].text, requests[i].framer, replies[i]);
     }
     pump_until([&] { return std::none_of(asked.begin(), asked.end(), [&](int s) { return at(s).requests.pending(); }); },
@@ -249,6 +250,22 @@ void ProcessTableImpl::read_stdout(int s) {
             return channel.lines.buffered() <= cap;
         });
     if (status == ReadStatus::eof) channel.out_eof = true;
+}
+
+void ProcessTableImpl::drop_earlier_lines(int s, Reply& reply) {
+    Seat& seat = at(s);
+    SeatChannel& channel = seat.channel;
+    if (channel.kind == ChannelKind::http_server) return;  // every HTTP reply is its own exchange
+    // What has arrived by now, unless a read is already in flight (its bytes come first).
+    if (!channel.out_waiting) read_stdout(s);
+    std::string line;
+    while (channel.lines.next(line) == LineSplitter::Next::line) {
+        if (!is_valid_utf8(line)) line = valid_utf8(line);
+        transcript(seat, '<', line);
+        transcript(seat, '#', "dropped: sent before the request");
+        if (reply.dropped.size() < kMaxDroppedKept) reply.dropped.push_back(std::move(line));
+        ++reply.dropped_count;
+    }
 }
 
 void ProcessTableImpl::feed_lines(int s) {

@@ -4,6 +4,7 @@
 // (smart-dog; smartdog.md 9). HTTP GET to a bot that serves is in process_table_http.cpp.
 #include <fcntl.h>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <memory>
@@ -49,10 +50,20 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
     // configured in the client (smartdog.md 9: port 3002; koehandel.md 2.2: a URL).
     const asio::ip::tcp::endpoint loopback(asio::ip::address_v4::loopback(), 0);
     const auto token_env = request.env.find("ARBITER_TOKEN");
-    if (kind == ChannelKind::tcp_client && token_env != request.env.end()) {
-        // Seats with a secret share one port per table (per seat when each has its own
-        // network) and are told apart by `join TOKEN`.
-        if (join_acceptors_.empty() || seat.channel.netns.valid()) {
+    // Seats with a secret that ask for the same fixed port share it and are told apart by
+    // `join TOKEN`. Every other TCP seat has a listener of its own (in its own network when
+    // confined, on its fixed port there) and is known by the connection it arrives on; its
+    // secret, if any, is only a name the bot may join with.
+    auto token_seat_on = [](const Seat& other, std::uint16_t port) {
+        return other.launch.channel == ChannelKind::tcp_client && other.launch.listen_port == port &&
+               other.launch.bot.env.contains("ARBITER_TOKEN");
+    };
+    const bool shared_port =
+        kind == ChannelKind::tcp_client && token_env != request.env.end() && seat.launch.listen_port != 0 &&
+        !seat.channel.netns.valid() &&
+        std::count_if(seats_.begin(), seats_.end(), [&](const auto& other) { return token_seat_on(*other, seat.launch.listen_port); }) > 1;
+    if (shared_port) {
+        if (join_acceptors_.empty()) {
             join_acceptors_.push_back(listen_on_loopback(ctx_, seat.launch.listen_port));
             join_accepting_.push_back(false);
         }
@@ -60,7 +71,7 @@ void ProcessTableImpl::prepare_endpoint(int s, SpawnRequest& request) {
         seat.channel.join_token = token_env->second;
         seat.channel.awaiting_join = true;
     } else if (kind == ChannelKind::tcp_client) {
-        seat.channel.acceptor = std::make_unique<asio::ip::tcp::acceptor>(ctx_, loopback);
+        seat.channel.acceptor = listen_on_loopback(ctx_, seat.channel.netns.valid() ? seat.launch.listen_port : 0);
         seat.channel.port = seat.channel.acceptor->local_endpoint().port();
     } else {
         // A free port we choose for the bot to serve on (listen on 127.0.0.1 only).

@@ -48,6 +48,10 @@ struct Reply {
     std::string partial;             // incomplete trailing text when the reply failed (diagnostics)
     std::chrono::nanoseconds wall{0};  // time charged: request written -> reply complete
     std::chrono::nanoseconds cpu{0};   // CPU the bot's processes used in that interval (0 if unknown)
+    // Request::fresh_reply: complete lines the bot had sent before the request was written
+    // (they answered nothing), dropped unread; the first kMaxDroppedKept are kept here.
+    std::vector<std::string> dropped;
+    std::size_t dropped_count = 0;
 
     bool ok() const { return status == ReplyStatus::ok; }
     explicit operator bool() const { return ok(); }
@@ -74,7 +78,13 @@ struct Request {
     int seat = 0;
     std::string text;     // written as is; include the trailing '\n' the protocol needs
     ReplyFramer framer;
+    // Lines the bot sent after its previous reply and before this request are not part of the
+    // reply: they are dropped (and reported in Reply::dropped), so surplus lines can never
+    // shift later replies (smart-dog, lines after a turn's `end`). Line channels only; a line
+    // still in flight when the request is written is read as part of the reply.
+    bool fresh_reply = false;
 };
+inline constexpr std::size_t kMaxDroppedKept = 16;
 
 // What the table knows about one seat.
 struct SeatInfo {

@@ -73,7 +73,7 @@ struct SeatPlan {
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
     std::map<std::string, std::string> env;   // added to the bot's environment (e.g. a seat secret)
-    std::uint16_t listen_port = 0;            // tcp_client seats with a token: the shared port (0 = free)
+    std::uint16_t listen_port = 0;            // tcp_client: the port (0 = free; core/process_table.hpp)
 };
 
 // What the referee decides; the runner adds names, usage, timings.

@@ -66,5 +66,6 @@ void add_match_commands(CLI::App& app);       // matches, show             (matc
 // "arbiter 0.1.0 (git DESCRIBE)" for --version (version.cpp, built into the executable).
 std::string version_text();
 void add_head_to_head_command(CLI::App& app);        // match A B                 (head_to_head_command.cpp)
+void add_view_command(CLI::App& app);                // view                      (view_command.cpp)
 
 }  // namespace arb::cli

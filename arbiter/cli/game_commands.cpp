@@ -160,7 +160,8 @@ void add_game_commands(CLI::App& app) {
             auto* opt = sub->add_option_function<std::string>(
                 "--" + flag_name(spec.key), set,
                 spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]"));
-            if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true");
+            // A flag takes no value (one may still be given: --flag=false); its help shows none.
+            if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true")->option_text(" ");
             // The original engine's underscored spelling (Ants: --food_rate) still works, unlisted.
             if (flag_name(spec.key) != spec.key) {
                 auto* alias = sub->add_option_function<std::string>("--" + spec.key, set)->group("");

@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
     arb::cli::add_cluster_commands(app);
     arb::cli::add_match_commands(app);
     arb::cli::add_head_to_head_command(app);
+    arb::cli::add_view_command(app);
     add_log_flags(&app, verbose, quiet);
 
     try {

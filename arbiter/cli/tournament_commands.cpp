@@ -21,6 +21,8 @@
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/report/html_report.hpp"
+#include "arbiter/view/match_view.hpp"
+#include "arbiter/view/viewer_page.hpp"
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/preflight.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
@@ -187,6 +189,7 @@ struct ReportArgs {
     std::string chartjs;
     std::string intervals = "bayeselo";
     rating::BootstrapOptions bootstrap;
+    bool viewers = false;
 };
 
 void run_report_command(const ReportArgs& a) {
@@ -199,9 +202,19 @@ void run_report_command(const ReportArgs& a) {
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
     options.bootstrap = a.bootstrap;
+    if (a.viewers)
+        options.viewers = [](const std::filesystem::path& folder) {
+            write_file_atomically(folder / "viewer.html", view::viewer_page(view::load_match_view(folder)));
+        };
     const auto summary = report::write_html_report(store, options);
     std::cout << fmt::format("report: {} ({} game(s), {} matches{})\n", summary.page.string(), summary.games,
                              summary.matches, summary.charts ? "" : "; no Chart.js found, tables only");
+    if (a.viewers)
+        std::cout << fmt::format("viewers: {} match pages written{}\n", summary.viewers_written,
+                                 summary.viewers_failed == 0
+                                     ? ""
+                                     : fmt::format("; {} matches not shown (the first: {})", summary.viewers_failed,
+                                                   summary.first_viewer_failure));
 }
 
 }  // namespace
@@ -261,6 +274,9 @@ void add_tournament_commands(CLI::App& app) {
     r->add_option("--game", r_args->game, "Only this game");
     r->add_option("--tournament", r_args->tournament, "Only this tournament's matches");
     r->add_option("--chartjs", r_args->chartjs, "Chart.js file to inline (default: Debian's libjs-chart.js)");
+    r->add_flag("--viewers", r_args->viewers,
+                "Also write each match's replay viewer (viewer.html in its folder, as arbiter view does); the "
+                "match list links to it");
     r->footer("Example:\n  arbiter report --db demo.sqlite --out demo-report");
     add_interval_options(r, r_args->intervals, r_args->bootstrap,
                          "Rating intervals and LOS: bayeselo or bootstrap (over matches, honest for games of more "

@@ -10,6 +10,8 @@
 
 #include "arbiter/report/html_report_sections.hpp"
 #include "arbiter/report/report_data.hpp"
+#include "arbiter/report/report_rounds.hpp"
+#include "arbiter/report/report_viewers.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/bootstrap.hpp"
@@ -69,7 +71,8 @@ pre.tail { margin: 0; font-size: .85em; white-space: pre-wrap; max-width: 40em; 
 .cross td { text-align: center; min-width: 4em; }
 .settings th { text-align: left; vertical-align: top; } .settings td { text-align: left; }
 .matches td { vertical-align: top; text-align: left; } .matches td.n { text-align: right; }
-details { margin: .3em 0; } summary { cursor: pointer; }
+details { margin: .3em 0; } summary { cursor: pointer; } summary h3 { display: inline; }
+form.filter { margin: .5em 0; } a.watch { font-weight: 600; }
 )";
 
 const char* kChartScript = R"(
@@ -90,6 +93,17 @@ for (const g of REPORT.games) {
       },
       options: { indexAxis: 'y', animation: false, plugins: { legend: { position: 'bottom' } },
                  scales: { x: { title: { display: true, text: 'Elo' } } } }
+    });
+  }
+  const rounds = document.getElementById('rounds-' + g.id);
+  if (rounds && g.rounds && g.rounds.labels.length) {
+    new Chart(rounds, {
+      type: 'line',
+      data: { labels: g.rounds.labels,
+              datasets: g.rounds.series.map((s, i) => ({ label: s.bot, data: s.elo, spanGaps: true,
+                borderColor: `hsl(${(i * 137) % 360},65%,45%)`, backgroundColor: `hsl(${(i * 137) % 360},65%,45%)` })) },
+      options: { animation: false, plugins: { legend: { position: 'bottom' } },
+                 scales: { y: { title: { display: true, text: 'Elo' } } } }
     });
   }
   const history = document.getElementById('history-' + g.id);
@@ -155,6 +169,7 @@ std::optional<rating::RatingResult> fit_ratings(const rating::Store& store, cons
 // The ratings table (and its chart's canvas); the chart's rows go into `g`.
 std::string ratings_section(const std::optional<rating::RatingResult>& fit, const std::string& label,
                             const std::string& id, bool charts, json& g) {
+    const std::string list_id = "matches-" + id;
     g["rows"] = json::array();
     std::string body = "<h3>Ratings (" + escape_html(label.empty() ? "BayesElo, 95% intervals" : label) + ")</h3>\n";
     if (!fit) return body + "<p class=\"note\">No pairwise results to rate.</p>\n";
@@ -165,9 +180,12 @@ std::string ratings_section(const std::optional<rating::RatingResult>& fit, cons
             "<th>Games</th><th>Score</th><th>Oppo</th><th>Draws</th></tr>\n";
     for (const auto& r : fit->rows) {
         body += fmt::format(
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{:.0f}</td><td>{:.0f}</td><td>{:.0f}</td><td>{}</td>"
+            "<tr><td>{}</td><td class=\"name\"><a href=\"{}\">{}</a> <small><a href=\"{}\">won</a> "
+            "<a href=\"{}\">lost</a></small></td><td>{:.0f}</td><td>{:.0f}</td><td>{:.0f}</td><td>{}</td>"
             "<td>{:.0f}%</td><td>{:.0f}</td><td>{:.0f}%</td></tr>\n",
-            r.rank, escape_html(r.name), r.elo, r.plus, r.minus, r.games, 100 * r.score, r.oppo, 100 * r.draws);
+            r.rank, filter_href(list_id, r.name), escape_html(r.name), filter_href(list_id, r.name, "", "won"),
+            filter_href(list_id, r.name, "", "lost"), r.elo, r.plus, r.minus, r.games, 100 * r.score, r.oppo,
+            100 * r.draws);
         g["rows"].push_back({{"name", r.name}, {"elo", r.elo}, {"plus", r.plus}, {"minus", r.minus}});
     }
     return body + "</table>\n";
@@ -347,18 +365,21 @@ std::string game_section(const rating::Store& store, const std::string& game, co
     std::string label;
     const auto fit = fit_ratings(store, filter, options, label);
     int outside = 0;
-    body += settings_section(load_tournaments(store, tournaments_of(matches, outside)), matches);
+    // The ranking first; the settings it was played under folded below it.
     if (fit) body += ratings_section(fit, label, id, charts, g);
+    body += rounds_section(matches, id, charts, g);
+    body += settings_section(load_tournaments(store, tournaments_of(matches, outside)), matches);
     body += history_section(store, game, id, charts, g);
     body += los_section(fit, options.intervals);
     std::vector<std::string> by_rating;
     if (fit)
         for (const auto& r : fit->rows) by_rating.push_back(r.name);
-    body += crosstable_section(matches, by_rating);
+    body += crosstable_section(matches, by_rating, "matches-" + id);
     body += usage_section(matches);
     if (any_failed) body += failures_section(matches, options);
     MatchListOptions list;
     list.out_dir = options.out_dir;
+    list.list_id = "matches-" + id;
     body += match_list_section(matches, list);
     return body;
 }
@@ -402,6 +423,7 @@ void write_page(const ReportSummary& summary, const rating::Store& store, const 
            " const t = location.hash && document.getElementById(location.hash.slice(1));"
            " if (t && t.closest('details')) { t.closest('details').open = true; t.scrollIntoView(); } }\n"
            "addEventListener('hashchange', openTarget); addEventListener('load', openTarget);\n</script>\n";
+    out << "<script>" << kMatchFilterScript << "</script>\n";
     if (summary.charts) {
         out << "<script>\n" << script_safe(chartjs) << "\n</script>\n";
         out << "<script>\nconst REPORT = " << script_safe(data.dump()) << ";\n" << kChartScript << "</script>\n";
@@ -432,6 +454,12 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
         relocate_match_files(matches, options.files_root);
         if (matches.empty()) continue;
         if (reported.empty()) ensure_folder(options.out_dir, "--out");  // links are made relative to it
+        if (options.viewers) {  // before the list, which links only to pages that exist
+            const ViewerPages pages = write_viewer_pages(matches, options.viewers);
+            summary.viewers_written += pages.written;
+            if (summary.viewers_failed == 0) summary.first_viewer_failure = pages.first_failure;
+            summary.viewers_failed += pages.failed;
+        }
         json g;
         body += game_section(store, game, filter, matches, std::to_string(summary.games), options, summary.charts, g);
         ++summary.games;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "arbiter/report/report_viewers.hpp"
 #include "rating/bootstrap.hpp"
 #include "rating/store.hpp"
 
@@ -33,6 +34,7 @@ struct ReportOptions {
     // The rating table's intervals and the LOS matrix: bayeselo's, or the bootstrap over matches.
     rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
     rating::BootstrapOptions bootstrap;
+    ViewerWriter viewers;                   // when set, each match's replay viewer page is written first
 };
 
 struct ReportSummary {
@@ -40,6 +42,9 @@ struct ReportSummary {
     int games = 0;
     int matches = 0;
     bool charts = false;
+    int viewers_written = 0;
+    int viewers_failed = 0;
+    std::string first_viewer_failure;
 };
 
 ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options);

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "arbiter/report/html_report.hpp"
 #include "arbiter/report/html_report_sections.hpp"
@@ -43,6 +46,7 @@ std::vector<FileLink> match_files(const ReportMatch& m, const fs::path& out_dir)
     };
     const fs::path folder =
         m.transcript_path.empty() ? fs::path() : fs::path(m.transcript_path).parent_path();
+    if (!folder.empty()) add("watch", (folder / "viewer.html").string());  // arbiter view, report --viewers
     if (!folder.empty()) add("record", (folder / "record.json").string());
     if (m.replay_path != m.transcript_path) add("replay", m.replay_path);
     add("transcript", m.transcript_path);
@@ -136,14 +140,39 @@ std::string fold_of(const ReportMatch& m) {
     return slash == std::string::npos ? key : key.substr(0, slash);
 }
 
+// The seats as the page's filter reads them: [[bot, rank, failed], ...].
+std::string seats_data(const ReportMatch& m) {
+    nlohmann::json seats = nlohmann::json::array();
+    for (const auto& s : m.seats) seats.push_back({s.bot, s.rank, failed(s) ? 1 : 0});
+    return escape_html(seats.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 std::string match_row(const ReportMatch& m, const fs::path& out_dir) {
     std::string files;
     for (const auto& f : match_files(m, out_dir))
         files += (files.empty() ? "" : " ") +
-                 fmt::format("<a href=\"{}\">{}</a>", escape_html(f.href), escape_html(f.label));
+                 fmt::format("<a href=\"{}\"{}>{}</a>", escape_html(f.href),
+                             f.label == "watch" ? " class=\"watch\"" : "", escape_html(f.label));
     return fmt::format(
-        "<tr id=\"m{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n", m.id,
-        escape_html(key_of(m)), seats_cell(m), escape_html(m.end_reason), m.turns, files);
+        "<tr id=\"m{}\" data-seats=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n",
+        m.id, seats_data(m), escape_html(key_of(m)), seats_cell(m), escape_html(m.end_reason), m.turns, files);
+}
+
+// The filter above a match list: by bot, by its opponent and by the bot's result.
+std::string filter_form(const std::vector<ReportMatch>& matches, const std::string& list_id) {
+    std::vector<std::string> bots;
+    for (const auto& m : matches)
+        for (const auto& s : m.seats)
+            if (std::find(bots.begin(), bots.end(), s.bot) == bots.end()) bots.push_back(s.bot);
+    std::sort(bots.begin(), bots.end());
+    std::string options = "<option value=\"\">any bot</option>";
+    for (const auto& b : bots) options += "<option>" + escape_html(b) + "</option>";
+    return fmt::format(
+        "<form class=\"filter\" id=\"{0}\" data-list=\"{0}\">Show the matches of <select name=\"bot\">{1}</select> against "
+        "<select name=\"vs\">{2}</select> that it <select name=\"result\"><option value=\"\">played</option>"
+        "<option value=\"won\">won</option><option value=\"lost\">lost</option><option value=\"drawn\">drew"
+        "</option><option value=\"failed\">failed in</option></select> <span class=\"count\"></span></form>\n",
+        escape_html(list_id), options, std::regex_replace(options, std::regex("any bot"), "anyone"));
 }
 
 std::string fold(const std::string& label, const std::vector<const ReportMatch*>& rows, bool open,
@@ -201,8 +230,11 @@ std::string match_list_section(const std::vector<ReportMatch>& matches, const Ma
     const bool open = matches.size() <= options.open_up_to;
     std::string body = fmt::format(
         "<h3>Matches</h3>\n<p class=\"note\">{} matches by schedule key, folded by round; "
-        "links go to the files each match left that exist.</p>\n",
+        "links go to the files each match left that exist (watch: its replay viewer, from <code>arbiter view</code> "
+        "or <code>arbiter report --viewers</code>).</p>\n",
         matches.size());
+    body += filter_form(matches, options.list_id);
+    body += "<div class=\"matchlist\" data-list=\"" + escape_html(options.list_id) + "\">\n";
     const std::size_t per_fold = std::max<std::size_t>(1, options.rows_per_fold);
     for (const auto& [label, rows] : folds) {
         for (std::size_t first = 0; first < rows.size(); first += per_fold) {
@@ -213,7 +245,62 @@ std::string match_list_section(const std::vector<ReportMatch>& matches, const Ma
             body += fold(part, {rows.begin() + first, rows.begin() + last}, open, options.out_dir);
         }
     }
-    return body;
+    return body + "</div>\n";
 }
+
+std::string filter_href(const std::string& list_id, const std::string& bot, const std::string& vs,
+                        const std::string& result) {
+    std::string href = "#" + list_id + "?bot=" + percent_encode(bot);
+    if (!vs.empty()) href += "&vs=" + percent_encode(vs);
+    if (!result.empty()) href += "&result=" + result;
+    return escape_html(href);
+}
+
+// Filters the rows of a match list by the form above it, and sets the form from a link
+// ("#LIST?bot=A&vs=B&result=lost"): folds with a shown row open, the others are hidden.
+const char* const kMatchFilterScript = R"JS(
+function filterMatches(form) {
+  const list = document.querySelector('.matchlist[data-list="' + form.dataset.list + '"]');
+  const bot = form.elements.bot.value, vs = form.elements.vs.value, result = form.elements.result.value;
+  let shown = 0;
+  for (const fold of list.querySelectorAll('details')) {
+    let inFold = 0;
+    for (const row of fold.querySelectorAll('tr[data-seats]')) {
+      const seats = JSON.parse(row.dataset.seats);
+      const me = seats.find(s => s[0] === bot), other = seats.find(s => s[0] === vs && s !== me);
+      let ok = (!bot || me) && (!vs || other);
+      if (ok && result && me) {
+        const best = Math.min(...seats.filter(s => s !== me).map(s => s[1]));
+        const theirs = other ? other[1] : best;
+        ok = result === 'won' ? me[1] < theirs : result === 'lost' ? me[1] > theirs
+           : result === 'drawn' ? me[1] === theirs : me[2] === 1;
+      } else if (ok && result === 'failed') ok = seats.some(s => s[2] === 1);
+      row.style.display = ok ? '' : 'none';
+      if (ok) inFold++;
+    }
+    fold.style.display = inFold ? '' : 'none';
+    if (bot || vs || result) fold.open = inFold > 0;
+    shown += inFold;
+  }
+  form.querySelector('.count').textContent = shown + ' match' + (shown === 1 ? '' : 'es');
+}
+function filterFromHash() {
+  const m = /^#([^?]+)\?(.*)$/.exec(location.hash);
+  if (!m) return;
+  const form = document.querySelector('form.filter[data-list="' + decodeURIComponent(m[1]) + '"]');
+  if (!form) return;
+  const q = new URLSearchParams(m[2]);
+  for (const name of ['bot', 'vs', 'result']) form.elements[name].value = q.get(name) || '';
+  filterMatches(form);
+  form.scrollIntoView();
+}
+for (const form of document.querySelectorAll('form.filter')) {  // nothing filtered yet: no row is read
+  form.addEventListener('change', () => filterMatches(form));
+  const rows = document.querySelectorAll('.matchlist[data-list="' + form.dataset.list + '"] tr[data-seats]').length;
+  form.querySelector('.count').textContent = rows + ' match' + (rows === 1 ? '' : 'es');
+}
+addEventListener('hashchange', filterFromHash);
+filterFromHash();
+)JS";
 
 }  // namespace arb::report

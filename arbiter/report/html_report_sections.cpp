@@ -122,11 +122,11 @@ std::vector<std::string> bots_in_order(const std::vector<ReportMatch>& matches,
     return bots;
 }
 
-std::string tally_cell(const Tally& t) {
+std::string tally_cell(const Tally& t, const std::string& href) {
     if (t.games() == 0) return "<td></td>";
     return fmt::format(
-        "<td style=\"background:{}\" title=\"{} games\">{}-{}-{}<br><small>{:.2f}</small></td>",
-        score_colour(t.score()), t.games(), t.wins, t.losses, t.draws, t.score());
+        "<td style=\"background:{}\" title=\"{} games\"><a href=\"{}\">{}-{}-{}<br><small>{:.2f}</small></a></td>",
+        score_colour(t.score()), t.games(), href, t.wins, t.losses, t.draws, t.score());
 }
 
 std::string human_seconds(double s) { return s >= 100 ? fmt::format("{:.0f}", s) : fmt::format("{:.3g}", s); }
@@ -144,13 +144,13 @@ std::string score_colour(double p) {
 std::string settings_section(const std::vector<TournamentInfo>& tournaments,
                              const std::vector<ReportMatch>& matches) {
     if (tournaments.empty()) return "";
-    std::string body = "<h3>Settings</h3>\n";
+    std::string body = "<details class=\"settings\"><summary><h3>Settings</h3></summary>\n";
     for (const auto& t : tournaments) body += tournament_settings(t, matches);
-    return body;
+    return body + "</details>\n";
 }
 
 std::string crosstable_section(const std::vector<ReportMatch>& matches,
-                               const std::vector<std::string>& order) {
+                               const std::vector<std::string>& order, const std::string& list_id) {
     std::map<std::pair<std::string, std::string>, Tally> cells;
     std::map<std::string, Tally> totals;
     for (const auto& m : matches) {
@@ -177,12 +177,12 @@ std::string crosstable_section(const std::vector<ReportMatch>& matches,
     for (const auto& c : bots) body += "<th>" + escape_html(c) + "</th>";
     body += "<th>All</th></tr>\n";
     for (const auto& r : bots) {
-        body += "<tr><th class=\"name\">" + escape_html(r) + "</th>";
+        body += "<tr><th class=\"name\"><a href=\"" + filter_href(list_id, r) + "\">" + escape_html(r) + "</a></th>";
         for (const auto& c : bots) {
             const auto it = cells.find({r, c});
-            body += it == cells.end() ? "<td></td>" : tally_cell(it->second);
+            body += it == cells.end() ? "<td></td>" : tally_cell(it->second, filter_href(list_id, r, c));
         }
-        body += tally_cell(totals[r]) + "</tr>\n";
+        body += tally_cell(totals[r], filter_href(list_id, r)) + "</tr>\n";
     }
     return body + "</table>\n";
 }

@@ -19,7 +19,8 @@ GameDescriptor describe_game() {
         {"startup-ms", OptionKind::integer, "10000", "Time for a bot's first reply in ms (it is starting up)"},
         {"max-trade-turns", OptionKind::integer, "200", "Turns after the deck is empty before the game is scored"},
         {"max-faults", OptionKind::integer, "3",
-         "Failed replies (late, refused, broken) after which a bot is out; each one gets its default action (0 = never out)"},
+         "Failed replies to any request, decision or notification (late, refused, broken), after which a bot is out; "
+         "a failed decision gets its default action (0 = never out)"},
         {"bluffer-sits-out", OptionKind::flag, "", "A caught bluffer may not bid when the card is auctioned again"},
     };
     game.plan = plan_match;

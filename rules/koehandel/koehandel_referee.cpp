@@ -29,10 +29,18 @@ public:
         }
     }
 
+    // A notification is a request like a decision (the seed's time limit is per request): its
+    // answer is read and ignored, and a late or failed one is a fault like a decision's.
     void tell(int seat, const Message& message) override {
         const std::string text = request_text(message, market_, seat);
         log(seat, "> " + text);
-        if (seat < bots_ && table_.alive(seat)) table_.send(seat, text);
+        if (seat >= bots_ || !table_.alive(seat)) return;
+        const Reply reply = table_.ask(seat, text, [](std::string_view) { return Frame::skip; });
+        if (!reply.ok()) {
+            log(seat, std::string("< (") + to_string(reply.status) + ")");
+            ++notification_failures_[seat];
+            count_failure(seat, reply.status, "notification " + message.type);
+        }
     }
 
     std::optional<Fields> ask(int seat, const Message& message) override {
@@ -43,7 +51,7 @@ public:
         const Reply reply = table_.ask(seat, text, one_line_framer());
         if (!reply.ok()) {
             log(seat, std::string("< (") + to_string(reply.status) + ")");
-            count_failure(seat, reply.status);
+            count_failure(seat, reply.status, "decision " + message.type);
             return std::nullopt;
         }
         log(seat, "< " + reply.first_line());
@@ -60,13 +68,19 @@ public:
 
     int defaults(int seat) const { return defaults_[seat]; }
     int failures(int seat) const { return failures_[seat]; }
+    int notification_failures(int seat) const { return notification_failures_[seat]; }
     const std::vector<std::string>& notes(int seat) const { return notes_[seat]; }
 
 private:
-    // A failed reply costs its default action; after max_faults of them (0 = never) the bot is
-    // out, so a hung server cannot stretch a game by a reply limit per question.
-    void count_failure(int seat, ReplyStatus status) {
+    // A failed reply (to a decision: it also costs the default action; or to a notification) is
+    // a fault; after max_faults of them (0 = never) the bot is out, so a slow or hung server
+    // cannot stretch a game by more than max_faults reply limits.
+    void count_failure(int seat, ReplyStatus status, const std::string& what) {
         ++failures_[seat];
+        const std::string fault = fmt::format("fault {}{}: {} {}", failures_[seat],
+                                              max_faults_ == 0 ? "" : fmt::format(" of {}", max_faults_), what, to_string(status));
+        log(seat, "# " + fault);
+        table_.note(fmt::format("seat {} {}", seat + 1, fault));
         if (max_faults_ == 0 || failures_[seat] < max_faults_ || !table_.alive(seat)) return;
         const SeatStatus why = status == ReplyStatus::timeout    ? SeatStatus::timeout
                                : status == ReplyStatus::overflow ? SeatStatus::killed
@@ -87,6 +101,7 @@ private:
     std::vector<std::vector<std::string>> notes_;
     std::vector<int> defaults_;
     std::vector<int> failures_;
+    std::vector<int> notification_failures_ = std::vector<int>(kSeats);
     std::vector<std::unique_ptr<std::ofstream>> logs_;
 };
 
@@ -162,6 +177,9 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
             detail += fmt::format("{}{} default action{}: {}", detail.empty() ? "" : "; ", players.defaults(b),
                                   players.defaults(b) == 1 ? "" : "s", fmt::join(players.notes(b), "; "));
             if (players.defaults(b) > static_cast<int>(players.notes(b).size())) detail += "; ...";
+        }
+        if (const int n = players.notification_failures(b); n > 0) {
+            detail += fmt::format("{}{} failed notification{}", detail.empty() ? "" : "; ", n, n == 1 ? "" : "s");
         }
         if (game.state().players[b].barred) detail += detail.empty() ? "barred from starting trades" : "; barred from starting trades";
         p.detail = detail;

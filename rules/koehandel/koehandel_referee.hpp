@@ -6,10 +6,12 @@
 // not filled are house bots that answer nothing, so they pass on everything (seed "praktisch").
 // Each request is "/?market=M&id=I&type=...&opponent=...&auctioneer=...&goods=...&money=...&message=..."
 // with the empty fields left out; id is the seat number + 1 and market comes from the seed. A
-// reply is the body's first non-blank line in query form. A decision the bot does not make in
-// time (per-request limit, 5 s by default), or a reply that failed, gets the seed's default
-// action; a seat whose reply failed (timeout, closed connection, junk, overflow) is out of
-// the conversation for the rest of the game and every later decision of it is the default.
+// reply is the body's first non-blank line in query form. Every request, a decision or a
+// notification, is bounded by the per-request limit (5 s by default). A decision the bot does
+// not make in time, or whose reply failed, gets the seed's default action; a notification's
+// answer is read and ignored. A late or failed reply (timeout, closed connection, junk,
+// overflow) to either is a fault, logged; after --max-faults of them the seat is out of the
+// conversation for the rest of the game and every later decision of it is the default.
 #include <filesystem>
 #include <string>
 #include <vector>

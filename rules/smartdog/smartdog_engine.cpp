@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdlib>
 
+#include <fmt/format.h>
+
 #include "core/user_error.hpp"
 
 namespace arb::smartdog {
@@ -25,6 +27,19 @@ int step_y(Dir d) { return d == Dir::up ? -1 : d == Dir::down ? 1 : 0; }
 
 }  // namespace
 
+void check_board_size(const Tile& tile, int players) {
+    if (players < 1 || players > 4) throw UserError("smart-dog is played by 1 to 4 players");
+    const auto& grid = layout(players);
+    const auto across = static_cast<int>(grid.front().size()), down = static_cast<int>(grid.size());
+    const int width = across * tile.width, height = down * tile.height;
+    if (width >= kMinBoardSide && width <= kMaxBoardSide && height >= kMinBoardSide && height <= kMaxBoardSide) return;
+    const int line = tile.row_lines.empty() ? 1 : tile.row_lines.front();
+    throw UserError(fmt::format("{}:{}: a {}-player board is {} x {} tiles of {} x {} cells, {} x {}; the seed allows "
+                                "{}..{} cells a side",
+                                tile.origin.empty() ? "map" : tile.origin, line, players, across, down, tile.width,
+                                tile.height, width, height, kMinBoardSide, kMaxBoardSide));
+}
+
 const char* dir_name(Dir d) {
     switch (d) {
         case Dir::up: return "up";
@@ -45,6 +60,7 @@ std::optional<Dir> parse_dir(std::string_view text) {
 
 Engine::Engine(const Tile& tile, int players) : params_(tile.params), players_(players) {
     if (players < 1 || players > 4) throw UserError("smart-dog is played by 1 to 4 players");
+    check_board_size(tile, players);
     const auto& grid = layout(players);
     width_ = static_cast<int>(grid.front().size()) * tile.width;
     height_ = static_cast<int>(grid.size()) * tile.height;

@@ -22,6 +22,10 @@ enum class Dir : std::uint8_t { up, down, left, right };
 const char* dir_name(Dir d);
 std::optional<Dir> parse_dir(std::string_view text);
 
+// The seed: "a two-dimensional map of 2x2 to 1000x1000 cells" (the whole board).
+inline constexpr int kMinBoardSide = 2;
+inline constexpr int kMaxBoardSide = 1000;
+
 // The game options the original server sends in `start`, in its order (smartdog.md 3).
 struct Params {
     int wait_for_turn = 300000;  // ms
@@ -40,11 +44,20 @@ struct Tile {
     int height = 0;
     std::vector<std::string> rows;
     Params params;
+    std::string origin;           // the map file, for messages
+    std::vector<int> row_lines;   // the file's line number of each row
 };
 
-// Throws UserError with a one-line reason for a malformed map (ragged rows, unknown cells...).
+// Throws UserError with a one-line reason naming the map and line for a malformed map (ragged
+// rows, unknown cells, bad options, a tile over 1000 cells a side).
 Tile parse_tile(std::string_view text, const std::string& origin);
 Tile read_tile(const std::string& path);
+// The bounds the seed states for a game of `players` (UserError, one line naming the map, the
+// line and the rule): the board of 2..1000 cells a side, at least one dog and one sheep per
+// player, a pen to gather them in, every pen a rectangle.
+void check_seed_bounds(const Tile& tile, int players);
+// The board-size bound alone (the engine's own guard: a board is never built larger).
+void check_board_size(const Tile& tile, int players);
 
 struct Territory {
     int x1 = 0, y1 = 0, x2 = 0, y2 = 0;  // inclusive

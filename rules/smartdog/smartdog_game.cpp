@@ -16,7 +16,7 @@ GameDescriptor describe_game() {
         {"map", OptionKind::path, "", "The map tile file (original format: optional JSON line, then rows)", true},
         {"turns", OptionKind::integer, "", "Turn limit (default: the map's turnsLimit)", false},
         {"turn-ms", OptionKind::integer, "10000", "Per-turn limit in ms for a player's commands up to its `end`", false},
-        {"port", OptionKind::integer, "0", "The loopback port to listen on (0 = a free port)", false},
+        {"port", OptionKind::integer, "0", "The loopback port of the first seat, the next seats on the next ports (0 = a free port each)", false},
         {"on-fault", OptionKind::text, "forfeit",
          "forfeit: a faulty player scores -10 and the others play on; abort: the game stops, no winner, as the original", false},
         {"arrival", OptionKind::flag, "false",

@@ -53,6 +53,7 @@ struct Match {
     int players = 0;
     std::vector<std::string> fault;  // per player: why it is out ("" = playing)
     bool abort_on_fault = false;      // ruling 6: the original stops the game; we forfeit by default
+    std::vector<std::size_t> ignored = std::vector<std::size_t>(static_cast<std::size_t>(players));  // lines after `end`
 
     void retire(int player, SeatStatus why, const std::string& detail) {
         if (!fault[static_cast<std::size_t>(player - 1)].empty()) return;
@@ -100,8 +101,9 @@ std::vector<std::string> split_words(const std::string& line) {
     return words;
 }
 
-// Everybody connects and joins; player ids are seat order.
-void join_all(Match& m, const std::vector<std::string>& tokens) {
+// Everybody connects and joins; player ids are seat order. A seat is known by the connection
+// it arrives on, so `join` may name any user (the seed's `join <username> [hub]`).
+void join_all(Match& m) {
     std::vector<Request> requests;
     for (int s = 0; s < m.players; ++s) requests.push_back({s, "", one_line_framer()});
     const std::vector<Reply> replies = m.table.ask_all(requests);
@@ -114,10 +116,11 @@ void join_all(Match& m, const std::vector<std::string>& tokens) {
         }
         const std::vector<std::string> words = split_words(reply.first_line());
         m.log.from(p, reply.first_line());
-        if (words.size() < 2 || words[0] != "join" || words[1] != tokens[static_cast<std::size_t>(p - 1)]) {
-            m.table.send(p - 1, "error Unknown token\n");
-            m.log.to(p, "error Unknown token");
-            m.retire(p, SeatStatus::illegal, "first line is not `join` with its token");
+        if (!is_join(reply.first_line())) {
+            const std::string error(kExpectedJoin);
+            m.table.send(p - 1, error + "\n");
+            m.log.to(p, error);
+            m.retire(p, SeatStatus::illegal, "first line is not `join <username> [hub]`");
             continue;
         }
         if (!hub_of(words).empty()) m.log.note(fmt::format("P{} hub {} (ignored)", p, hub_of(words)));
@@ -131,13 +134,26 @@ void join_all(Match& m, const std::vector<std::string>& tokens) {
     }
 }
 
+// Ruling 5: what a player sent after its `end` and before this turn's state answers nothing.
+// It is dropped with a warning in the wire log (a note, so `verify` does not replay it).
+void note_ignored(Match& m, int p, const Reply& reply) {
+    if (reply.dropped_count == 0) return;
+    m.ignored[static_cast<std::size_t>(p - 1)] += reply.dropped_count;
+    std::string quoted;
+    for (const auto& line : reply.dropped) quoted += (quoted.empty() ? "'" : ", '") + line + "'";
+    if (reply.dropped_count > reply.dropped.size()) quoted += ", ...";
+    m.log.note(fmt::format("warning: {} line{} from P{} after its `end` ignored: {}", reply.dropped_count,
+                           reply.dropped_count == 1 ? "" : "s", p, quoted));
+    m.table.note(fmt::format("P{}: {} line(s) after `end` ignored", p, reply.dropped_count));
+}
+
 void play_turn(Match& m, bool arrival) {
     const std::vector<std::string> text = m.pending_text();
     std::vector<Request> requests;
     std::vector<int> asked;
     for (int p = 1; p <= m.players; ++p) {
         if (!m.session.waiting_for(p)) continue;
-        requests.push_back({p - 1, text[static_cast<std::size_t>(p - 1)], turn_framer()});
+        requests.push_back({p - 1, text[static_cast<std::size_t>(p - 1)], turn_framer(), true});
         asked.push_back(p);
     }
     const std::vector<Reply> replies = m.table.ask_all(requests);
@@ -146,6 +162,7 @@ void play_turn(Match& m, bool arrival) {
     for (std::size_t i = 0; i < asked.size(); ++i) {
         const Reply& r = replies[i];
         const int p = asked[i];
+        note_ignored(m, p, r);
         if (r.ok() && r.lines.size() >= static_cast<std::size_t>(kMaxCommandsPerTurn)) {
             m.retire(p, SeatStatus::illegal, fmt::format("more than {} lines in a turn", kMaxCommandsPerTurn - 1));
         } else if (!r.ok()) {
@@ -207,6 +224,7 @@ std::vector<std::string> seat_tokens(std::uint64_t seed, int seats) {
 
 Tile load_match_tile(const MatchRequest& request) {
     Tile tile = read_tile(request.options.path("map").string());
+    check_seed_bounds(tile, static_cast<int>(request.bots.size()));
     if (request.options.has("turns")) {
         const auto turns = request.options.integer("turns");
         if (turns < 1 || turns > 1000000) throw UserError("--turns must be 1..1000000");
@@ -230,7 +248,8 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     on_fault_abort(request);
     const auto turn_ms = request.options.integer("turn-ms");
     const auto port = request.options.integer("port");
-    if (port < 0 || port > 65535) throw UserError("--port must be 0..65535");
+    const auto bots = static_cast<std::int64_t>(request.bots.size());
+    if (port < 0 || port + bots - 1 > 65535) throw UserError("--port must be 0.." + std::to_string(65536 - bots));
     const auto tokens = seat_tokens(request.seed, static_cast<int>(request.bots.size()));
     std::vector<SeatPlan> seats;
     for (std::size_t b = 0; b < request.bots.size(); ++b) {
@@ -240,8 +259,10 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
         seat.time.per_request = Millis(turn_ms);
         seat.time.first_request = std::max(Millis(turn_ms), kMinJoinLimit);
         seat.channel = ChannelKind::tcp_client;
-        seat.env["ARBITER_TOKEN"] = tokens[b];  // all seats then share one port, seated by token
-        seat.listen_port = static_cast<std::uint16_t>(port);
+        // A name the bot may join with; the seat is its connection, on a listener of its own
+        // (--port N: seat k listens on N + k - 1, in its own network under the sandbox).
+        seat.env["ARBITER_TOKEN"] = tokens[b];
+        seat.listen_port = port == 0 ? 0 : static_cast<std::uint16_t>(port + static_cast<std::int64_t>(b));
         seats.push_back(std::move(seat));
     }
     return seats;
@@ -261,7 +282,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const bool abort_on_fault = on_fault_abort(request);
     if (abort_on_fault) log.note("on-fault abort");
     Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players)), abort_on_fault};
-    join_all(m, seat_tokens(request.seed, players));
+    join_all(m);
     while (!session.finished()) play_turn(m, arrival);
     const std::vector<std::string> last = m.pending_text();
     for (int p = 1; p <= players; ++p) {
@@ -278,6 +299,9 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         r.status = fault.empty() ? SeatStatus::ok : table.status(p - 1);
         if (!fault.empty() && r.status == SeatStatus::ok) r.status = SeatStatus::illegal;
         r.detail = fault.empty() ? (session.winner() == p ? "winner" : (session.aborted() ? "game stopped by a fault" : "")) : fault;
+        if (const std::size_t n = m.ignored[static_cast<std::size_t>(p - 1)]; n > 0) {
+            r.detail += fmt::format("{}{} line{} after `end` ignored", r.detail.empty() ? "" : "; ", n, n == 1 ? "" : "s");
+        }
         log.note(fmt::format("final score P{} = {}", p, format_score(r.score)));
         result.participants.push_back(std::move(r));
     }

@@ -1,11 +1,13 @@
 #pragma once
 // The smart-dog referee: the wire session over the core's loopback TCP seats.
 //
-// Every bot is started with ARBITER_HOST, ARBITER_PORT and its own secret ARBITER_TOKEN in its
-// environment ({host} {port} {token} in its command line) and connects to the arbiter. The
-// first line it sends must be `join TOKEN [HUB]` (a leading '#' of the hub is stripped; the hub
-// is otherwise ignored); a wrong token gets `error Unknown token` and the seat is out. Player
-// ids follow seat order, not join order, so a match reproduces.
+// Every bot is started with ARBITER_HOST and ARBITER_PORT in its environment ({host} {port} in
+// its command line), connects to the arbiter and sends `join <username> [hub]`, as the seed
+// says: any user name (a leading '#' of the hub is stripped; the hub is otherwise ignored). A
+// seat is known by the connection it arrives on: each seat has a listener of its own, in its
+// own network namespace under the sandbox, or on a port of its own (--port N: seat k on N + k -
+// 1). Each bot also gets a seat name ARBITER_TOKEN ({token}) it may join with; nothing checks
+// it. A first line that is not a `join` gets an `error` and the seat is out. Player ids follow seat order, not join order, so a match reproduces.
 //
 // Each turn every live player gets its state and answers with `do` lines up to `end`, within
 // the per-turn limit. Commands are then applied interleaved in a fixed order (ruling 3): one
@@ -13,6 +15,9 @@
 // player ((N - 1) mod P) + 1), until every list is used up; then every `end`. The order is
 // noted in the transcript. With --arrival (live play, not reproducible) each player's commands
 // are applied as one block, the blocks in the order the players' replies were complete.
+//
+// Lines a player sends after its `end` and before the next turn answer nothing (ruling 5): they
+// are dropped with a warning in the wire log and never read as the next turn's reply.
 //
 // Faults (ruling 6, forfeit): no connection, no or a bad `join`, a missing `end` within the
 // per-turn limit, a flood (more than kMaxCommandsPerTurn lines in a turn), a line over the
@@ -29,7 +34,7 @@ namespace arb::smartdog {
 
 inline constexpr int kMaxCommandsPerTurn = 1000;
 
-// The per-seat secrets of a match, from its seed (the same seed gives the same bot inputs).
+// The per-seat names handed to the bots (the key on a shared port), from the match seed.
 std::vector<std::string> seat_tokens(std::uint64_t seed, int seats);
 
 Tile load_match_tile(const MatchRequest& request);  // the map option, --turns applied

@@ -84,6 +84,7 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
         throw UserError(path.string() + ": expected players P1..Pn with n from 1 to 4");
     }
     Tile tile = read_tile(map_for_transcript(path, notes).string());
+    check_seed_bounds(tile, static_cast<int>(players.size()));
     // Our referee notes the options it changed from the map's.
     for (const auto& note : notes) {
         for (const auto& [key, target] : {std::pair<std::string, int*>{"turns ", &tile.params.turns_limit},
@@ -103,6 +104,7 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
     VerifyOutcome outcome;
     std::deque<Outgoing> sent;
     std::set<int> joined;
+    std::set<int> refused;  // a first line that was not a `join`, not answered yet
     auto differ = [&](std::size_t index, const std::string& what) {
         outcome.ok = false;
         outcome.first_difference = "line " + std::to_string(index + 1) + ": " + what;
@@ -112,13 +114,19 @@ VerifyOutcome verify_transcript(const std::filesystem::path& path) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const TranscriptLine& line = lines[i];
         if (line.way == '>') {
-            if ((line.text.starts_with("join ") || line.text == "join") && !joined.count(line.player)) {
+            if (!joined.count(line.player) && !is_join(line.text)) {
+                // Our referee answers a first line that is not a `join` at once, not through the
+                // session's queue; the fault note follows.
+                refused.insert(line.player);
+            } else if (!joined.count(line.player)) {
                 joined.insert(line.player);
                 session.join(line.player);
             } else {
                 session.receive(line.player, line.text);
             }
             for (auto& o : session.take()) sent.push_back(std::move(o));
+        } else if (line.way == '<' && refused.count(line.player) && line.text == kExpectedJoin) {
+            refused.erase(line.player);
         } else if (line.way == '<') {
             const std::string expected = "P" + std::to_string(line.player) + " < " + line.text;
             if (sent.empty()) return differ(i, "expected '" + expected + "', we sent nothing");

@@ -2,6 +2,8 @@
 // (the bot serves, Koehandel) behind the same Table, with the fault bot's --tcp/--http modes.
 #include <doctest/doctest.h>
 
+#include <boost/asio/ip/tcp.hpp>
+
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;
@@ -95,8 +97,16 @@ TEST_CASE("http channel: a bot that crashes on a request is seen as closed") {
     check_crash_seen_as_closed(ChannelKind::http_server, "?n=1", "?n=2");
 }
 
-TEST_CASE("tcp channel: seats with tokens share one port and are seated by `join TOKEN`, others get an error") {
+// A loopback port that was free a moment ago.
+std::uint16_t free_loopback_port() {
+    boost::asio::io_context ctx;
+    boost::asio::ip::tcp::acceptor probe(ctx, {boost::asio::ip::address_v4::loopback(), 0});
+    return probe.local_endpoint().port();
+}
+
+TEST_CASE("tcp channel: seats with tokens on a fixed port share it and are seated by `join TOKEN`, others get an error") {
     const std::string client = std::string(ARBITER_SOURCE_DIR) + "/tests/core/join_token_client.py";
+    const std::uint16_t port = free_loopback_port();
     std::vector<SeatLaunch> seats;
     for (int s = 0; s < 2; ++s) {
         SeatLaunch launch;
@@ -105,9 +115,12 @@ TEST_CASE("tcp channel: seats with tokens share one port and are seated by `join
         launch.bot.env["ARBITER_TOKEN"] = s == 0 ? "secret-zero" : "secret-one";
         launch.time = per_request(3s);
         launch.channel = ChannelKind::tcp_client;
+        launch.listen_port = port;
         seats.push_back(std::move(launch));
     }
-    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+    TableOptions options;
+    options.limits.sandbox = SandboxMode::none;  // one network for both: the port is really shared
+    auto table = ProcessTable::launch(std::move(seats), options);
     const std::vector<Request> joins = {{0, "", one_line_framer()}, {1, "", one_line_framer()}};
     const std::vector<Reply> replies = table->ask_all(joins);
     REQUIRE(replies[0].ok());
@@ -119,5 +132,35 @@ TEST_CASE("tcp channel: seats with tokens share one port and are seated by `join
     CHECK(table->ask(0, "reuse\n", one_line_framer()).first_line() == "reuse=error_Unknown_token");
     CHECK(table->ask(0, "hello\n", one_line_framer()).first_line() == "echo hello");
     CHECK(table->ask(1, "hi\n", one_line_framer()).first_line() == "echo hi");
+    table->close();
+}
+
+TEST_CASE("tcp channel: without a fixed port each token seat has a port of its own and is seated by its connection") {
+    std::vector<SeatLaunch> seats;
+    // Seat 0 joins with a name that is not its token (turned away on a shared port).
+    SeatLaunch named;
+    named.info = SeatInfo{0, "named", "p0"};
+    named.bot = parse_bot_spec(
+        "name=named cmd=python3 arg=-c arg=" +
+        quote_word("import os, socket\n"
+                   "s = socket.create_connection(('127.0.0.1', int(os.environ['ARBITER_PORT'])))\n"
+                   "s.sendall(b'join SomeName\\n')\n"
+                   "s.recv(100)\n"));
+    named.bot.env["ARBITER_TOKEN"] = "secret-0";
+    named.time = per_request(3s);
+    named.channel = ChannelKind::tcp_client;
+    seats.push_back(std::move(named));
+    SeatLaunch echo = channel_seat(ChannelKind::tcp_client, {}, 3s, scratch_dir("own-port") / "pids");
+    echo.info = SeatInfo{1, "net", "p1"};
+    echo.bot.env["ARBITER_TOKEN"] = "secret-1";
+    seats.push_back(std::move(echo));
+    TableOptions options;
+    options.limits.sandbox = SandboxMode::none;
+    auto table = ProcessTable::launch(std::move(seats), options);
+    const std::vector<Request> joins = {{0, "", one_line_framer()}, {1, "", one_line_framer()}};
+    const std::vector<Reply> replies = table->ask_all(joins);
+    CHECK(replies[0].first_line() == "join SomeName");
+    CHECK(replies[1].first_line() == "join secret-1");
+    CHECK(table->ask(1, "hello\n", one_line_framer()).first_line() == "echo hello");
     table->close();
 }

@@ -124,6 +124,11 @@ def file_seeds(tmp):
     write("smartdog_map", "simple-1.txt", (SHARED / "smartdog/maps/simple-1.txt").read_bytes())
     write("tournament_config", "demo.json", (ROOT / "configs/demo.json").read_bytes())
     write("tournament_config", "nightly-ladder.json", (ROOT / "configs/nightly-ladder.json").read_bytes())
+    # arbiter view reads every game's file: the same seeds, one of each kind.
+    for target, name in (("ants_replay", "maze-30-turns.json"), ("planowanie_log", "three-bots.json"),
+                         ("samurai_log", "sample-game.dighere"), ("smartdog_transcript", "simple-1-20-turns.txt"),
+                         ("match_record", "demo-record.json")):
+        write("view_match", name, (SEEDS / target / name).read_bytes())
 
 
 def main():

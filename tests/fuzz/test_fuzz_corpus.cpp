@@ -95,5 +95,6 @@ REPLAY_CASE(replies_ants)
 REPLAY_CASE(replies_samurai)
 REPLAY_CASE(replies_smartdog)
 REPLAY_CASE(replies_koehandel)
+REPLAY_CASE(view_match)
 
 }  // namespace arb::fuzz

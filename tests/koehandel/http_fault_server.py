@@ -8,6 +8,9 @@ Modes (argv[1]):
   junk      answers bytes that are not HTTP
   late      answers after argv[2] ms (at once to 'warm' queries and information)
   late-once like late for the first request that is not 'warm' only, then at once
+  late-notify  a threaded server: notifications (information, receive, end) are answered after
+            argv[2] ms, decisions at once (each request on its own thread, so a decision is
+            answered while a late notification is still pending)
   close     closes the connection without answering
   big       answers a 10 MB body
   redirect  answers 302 with a Location and a body
@@ -18,7 +21,7 @@ import os
 import socket
 import sys
 import time
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
 mode = sys.argv[1]
 port = int(os.environ["ARBITER_PORT"])
@@ -47,6 +50,8 @@ class Handler(BaseHTTPRequestHandler):
         query = self.path.partition("?")[2]
         global late_done
         if mode == "late" and "warm" not in query and "type=information" not in query:
+            time.sleep(int(sys.argv[2]) / 1000)
+        if mode == "late-notify" and any("type=%s&" % t in query + "&" for t in ("information", "receive", "end")):
             time.sleep(int(sys.argv[2]) / 1000)
         if mode == "late-once" and not late_done and "warm" not in query:
             late_done = True
@@ -86,5 +91,7 @@ class Handler(BaseHTTPRequestHandler):
 
 if mode == "never":
     time.sleep(3600)
+elif mode == "late-notify":
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 else:
     HTTPServer(("127.0.0.1", port), Handler).serve_forever()

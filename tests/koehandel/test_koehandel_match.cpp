@@ -2,6 +2,7 @@
 // bots against random ones, determinism of the requests, and the fault bots.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "arbiter/match/match_runner.hpp"
+#include "arbiter/view/koehandel_view.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
 
 namespace arb::koehandel {
@@ -114,6 +116,34 @@ TEST_CASE("koehandel match: fault bots get default actions and the game goes on"
         CHECK((record.participants[0].detail.find("3 failed replies") != std::string::npos) == out);
         CHECK(record.turns >= 10);
     }
+}
+
+TEST_CASE("koehandel match: notifications are timed too: a bot answering only them late is out after --max-faults") {
+    // The threaded server answers decisions at once, also while a late notification is pending.
+    const auto start = std::chrono::steady_clock::now();
+    Match m("late-notify", {fault("late-notify 800"), python_value("v")}, 5, {{"reply-ms", "300"}, {"startup-ms", "1500"}});
+    const MatchRecord record = m.run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MESSAGE("game of " << record.turns << " turns in " << seconds << " s");
+    CHECK(seconds < 10);
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.participants[0].status == SeatStatus::timeout);
+    CHECK(record.participants[0].detail.find("3 failed replies (the last: timeout)") != std::string::npos);
+    CHECK(record.participants[0].detail.find("3 failed notifications") != std::string::npos);
+    CHECK(record.participants[1].status == SeatStatus::ok);
+    // Each fault is in the player's log, named, and counted against the limit.
+    const std::string log = m.log(0, "fault");
+    CHECK(log.find("# fault 1 of 3: notification information timeout") != std::string::npos);
+    CHECK(log.find("# fault 3 of 3: notification ") != std::string::npos);
+    CHECK(log.find("# out: 3 failed replies") != std::string::npos);
+    CHECK(log.find("# fault 4") == std::string::npos);
+    // Out, it is asked nothing more: no reply follows (the log still lists what it was not sent).
+    const std::string tail = log.substr(log.find("# out: "));
+    CHECK(tail.find("\n< ") == std::string::npos);
+    // The replay viewer reads such logs, faults and all.
+    const std::string replay = view::koehandel_replay(record, m.request.replay_path).dump();
+    CHECK(replay.find("\"type\":\"fault\"") != std::string::npos);
+    CHECK(replay.find("fault 3 of 3: notification") != std::string::npos);
 }
 
 }  // namespace arb::koehandel

@@ -1,14 +1,18 @@
-// A misbehaving smart-dog player for the referee's fault tests. One flag picks the fault:
+// A misbehaving smart-dog player for the referee's fault tests. It joins as "faulty" (any user
+// name seats a connection). One flag picks the fault:
 //   --no-connect     never connects (sleeps)
 //   --no-join        connects, never says anything
-//   --bad-token      joins with a token it was not given
+//   --not-join       says `hello` instead of `join`
 //   --join-twice     joins, then sends `join` again every turn (and plays nothing)
-//   --reuse-token    joins, then joins again with the same token on a second connection; it
-//                    plays on (sending `end`) only if that one is refused with an `error` line
+//   --second-connection  joins, then connects a second time and joins there too; it plays on
+//                    (sending `end`) only if that connection is refused, closed or answered `error`
 //   --junk           answers every turn with junk lines, then `end`
 //   --flood          answers every turn with endless `do` lines and no `end`
 //   --stop-at N      plays `end` until turn N, then stops answering (stays connected)
 //   --disconnect-at N  plays `end` until turn N, then closes the connection and exits
+//   --after-end N    on turn N sends `end` and then two more lines (`do ID bark`, `end`) in the
+//                    same write; on turn N+1 it moves its first dog (`do ID move down`), on every
+//                    other turn it just ends
 #include <unistd.h>
 
 #include <cstdio>
@@ -30,40 +34,53 @@ int main(int argc, char** argv) {
     }
     const char* host = std::getenv("ARBITER_HOST");
     const char* port = std::getenv("ARBITER_PORT");
-    const char* token = std::getenv("ARBITER_TOKEN");
-    if (!host || !port || !token) return 2;
+    if (!host || !port) return 2;
     const int fd = connect_to(host, port);
     if (fd < 0) return 1;
     if (mode == "--no-join") {
         ::sleep(60);
         return 0;
     }
-    send_all(fd, mode == "--bad-token" ? "join not-my-token\n" : std::string("join ") + token + "\n");
-    if (mode == "--reuse-token") {
+    send_all(fd, mode == "--not-join" ? "hello\n" : "join faulty\n");
+    if (mode == "--second-connection") {
         const int second = connect_to(host, port);
-        if (second < 0) return 1;
-        send_all(second, std::string("join ") + token + " #duet\n");
-        char reply[256] = {};
-        std::size_t got = 0;
-        while (got < sizeof reply - 1) {
-            const auto n = ::read(second, reply + got, sizeof reply - 1 - got);
-            if (n <= 0) break;
-            got += static_cast<std::size_t>(n);
+        if (second >= 0) {
+            send_all(second, "join faulty #duet\n");
+            char reply[256] = {};
+            std::size_t got = 0;
+            while (got < sizeof reply - 1) {
+                const auto n = ::read(second, reply + got, sizeof reply - 1 - got);
+                if (n <= 0) break;
+                got += static_cast<std::size_t>(n);
+            }
+            if (got > 0 && std::strncmp(reply, "error ", 6) != 0) return 3;  // seated twice: the test sees it
+            ::close(second);
         }
-        if (std::strncmp(reply, "error ", 6) != 0) return 3;  // seated twice: exit, and the test sees it
-        ::close(second);
     }
     FILE* in = ::fdopen(fd, "r");
     char* buffer = nullptr;
     std::size_t capacity = 0;
     int turn = 0;
+    std::string you, dog;  // our player id, and the id of the first own dog seen
     while (::getline(&buffer, &capacity, in) > 0) {
         const std::string line(buffer);
-        if (line.starts_with("finished") || line.starts_with("error Unknown token")) break;
+        if (line.starts_with("finished") || line.starts_with("error Expected")) break;
+        if (line.starts_with("start ")) {
+            const auto at = line.find("\"you\":") + 6;
+            you = line.substr(at, line.find(',', at) - at);
+        }
+        if (line.starts_with("obj ") && dog.empty() && line.find("\"owner\":" + you + ",") != std::string::npos) {
+            const auto at = line.find("\"id\":") + 5;
+            dog = line.substr(at, line.find(',', at) - at);
+        }
         if (!line.starts_with("turn")) continue;
         ++turn;
         if (mode == "--join-twice") {
-            send_all(fd, std::string("join ") + token + "\nend\n");
+            send_all(fd, "join faulty\nend\n");
+        } else if (mode == "--after-end" && turn == at_turn) {
+            send_all(fd, "end\ndo " + dog + " bark\nend\n");
+        } else if (mode == "--after-end" && turn == at_turn + 1) {
+            send_all(fd, "do " + dog + " move down\nend\n");
         } else if (mode == "--junk") {
             send_all(fd, "hello\ndo\ndo 1 fly away\ndo 999999 move up\n\x01\x02garbage\nend\n");
         } else if (mode == "--flood") {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "arbiter/match/match_runner.hpp"
+#include "core/sandbox.hpp"
 #include "rules/smartdog/smartdog_game.hpp"
 #include "rules/smartdog/smartdog_verify.hpp"
 
@@ -101,8 +102,8 @@ TEST_CASE("smartdog processes: every fault is adjudicated and the others play on
     };
     const std::vector<Case> cases = {
         {"--no-connect", SeatStatus::timeout, true},   {"--no-join", SeatStatus::timeout, true},
-        {"--bad-token", SeatStatus::crashed, true},    {"--join-twice", SeatStatus::ok, false},
-        {"--reuse-token", SeatStatus::ok, false},
+        {"--not-join", SeatStatus::illegal, true},     {"--join-twice", SeatStatus::ok, false},
+        {"--second-connection", SeatStatus::ok, false},
         {"--junk", SeatStatus::ok, false},             {"--flood", SeatStatus::illegal, true},
         {"--stop-at 5", SeatStatus::timeout, true},    {"--disconnect-at 5", SeatStatus::crashed, true},
     };
@@ -124,9 +125,44 @@ TEST_CASE("smartdog processes: every fault is adjudicated and the others play on
         const std::string wire = slurp(m.request.replay_path);
         if (c.flags == "--join-twice") CHECK(wire.find("P2 < error Already joined") != std::string::npos);
         if (c.flags == "--junk") CHECK(wire.find("P2 < error Unknown command: hello()") != std::string::npos);
+        if (c.flags == "--not-join") CHECK(wire.find("P2 < error Expected join <username> [hub]") != std::string::npos);
         const VerifyOutcome v = verify_transcript(m.request.replay_path);
         CHECK_MESSAGE(v.ok, v.first_difference);
         CHECK(v.steps == 30);
+    }
+}
+
+TEST_CASE("smartdog processes: lines after a turn's `end` are ignored with a warning and never shift later turns") {
+    for (const std::string sandbox : {"auto", "none"}) {
+        CAPTURE(sandbox);
+        Match m("after-end-" + sandbox, "simple-1", {herder(), fault("--after-end 3")}, {{"turns", "8"}, {"turn-ms", "2000"}});
+        m.request.limits.sandbox = sandbox_mode_from_string(sandbox);
+        const MatchRecord record = m.run();
+        REQUIRE(record.participants.size() == 2);
+        CHECK(record.participants[1].status == SeatStatus::ok);
+        CHECK(record.participants[1].detail.find("2 lines after `end` ignored") != std::string::npos);
+        const std::string wire = slurp(m.request.replay_path);
+        // The bot joined with a user name of its own, not a seat secret.
+        CHECK(wire.find("P2 > join faulty\n") != std::string::npos);
+        const auto turn4 = wire.find("P2 < state  \"turn\":4\n");
+        const auto turn5 = wire.find("P2 < state  \"turn\":5\n");
+        REQUIRE(turn4 != std::string::npos);
+        REQUIRE(turn5 != std::string::npos);
+        // The two extra lines are a warning note, never commands of turn 4...
+        const auto warning = wire.find("# warning: 2 lines from P2 after its `end` ignored: 'do ");
+        REQUIRE(warning != std::string::npos);
+        CHECK(warning < turn5);
+        // ...and the bot's only command, its turn-4 move, is applied in turn 4, between turn 4's
+        // state and turn 5's.
+        const auto command = wire.find("P2 > do ");
+        REQUIRE(command != std::string::npos);
+        CHECK(command > turn4);
+        CHECK(command < turn5);
+        CHECK(wire.substr(command, wire.find('\n', command) - command).ends_with(" move down"));
+        CHECK(wire.find("P2 > do ", command + 1) == std::string::npos);
+        const VerifyOutcome v = verify_transcript(m.request.replay_path);
+        CHECK_MESSAGE(v.ok, v.first_difference);
+        CHECK(v.steps == 8);
     }
 }
 

@@ -246,6 +246,52 @@ TEST_CASE("smartdog maps: malformed tiles are one-line errors") {
     CHECK(quoted.height == 2);
 }
 
+TEST_CASE("smartdog maps: every bound the seed states is checked, one line naming the map, the line and the rule") {
+    const std::string options = R"({"turnsLimit":5})";
+    auto refusal = [&](const std::string& rows, int players) -> std::string {
+        try {
+            check_seed_bounds(parse_tile(options + "\n" + rows, "m.txt"), players);
+        } catch (const UserError& e) {
+            CHECK(std::string(e.what()).find('\n') == std::string::npos);
+            return e.what();
+        }
+        return "";
+    };
+    // A tile like the official ones passes for every player count.
+    const std::string good = "..---.\n*.---.\n..---.\n...@..";
+    for (int players = 1; players <= 4; ++players) CHECK(refusal(good, players) == "");
+    // Dogs and sheep: "from 1 per player"; the tile is every player's.
+    CHECK(refusal("..---.\n*.---.\n..---.\n......", 2) == "m.txt:2-5: no dog ('@'); the seed: dogs, from 1 per player");
+    CHECK(refusal("..---.\n..---.\n..---.\n...@..", 1) ==
+          "m.txt:2-5: no sheep ('*' or 'o'); the seed: sheep, from 1 per player");
+    CHECK(refusal("..---.\n..-o-.\n..---.\n...@..", 1) == "");  // a sheep standing in a pen counts
+    // Pens: there is one, and each is a rectangle (several are allowed).
+    CHECK(refusal("......\n*.....\n......\n...@..", 1).starts_with("m.txt:2-5: no pen"));
+    CHECK(refusal("--..--\n--*.--\n......\n...@..", 1) == "");
+    CHECK(refusal("..---.\n*.--..\n..---.\n...@..", 1) ==
+          "m.txt:3: the pen that starts in row 1 at column 3 is not a rectangle (column 5 of this row is not pen); "
+          "the seed: a pen is always rectangular");
+    CHECK(refusal("..--..\n*.---.\n......\n...@..", 1).starts_with("m.txt:2: the pen that starts in row 1 at column 3"));
+    // The board: 2..1000 cells a side, for the layout of the player count.
+    CHECK(refusal("-*@", 1) == "m.txt:2: a 1-player board is 1 x 1 tiles of 3 x 1 cells, 3 x 1; the seed allows 2..1000 cells a side");
+    CHECK(refusal("-*@", 2).starts_with("m.txt:2: a 2-player board is 2 x 1 tiles"));
+    const std::string wide = "-*@" + std::string(297, '.');
+    const std::string tall = wide + "\n" + wide;
+    CHECK(refusal(tall, 3) == "");
+    CHECK(refusal(tall, 4) == "m.txt:2: a 4-player board is 4 x 2 tiles of 300 x 2 cells, 1200 x 4; the seed allows 2..1000 cells a side");
+    // The engine never builds a board over the bound, whoever calls it.
+    CHECK_THROWS_WITH(Engine(parse_tile(tall, "m.txt"), 4), doctest::Contains("the seed allows 2..1000"));
+    // Syntax errors name the line too.
+    CHECK_THROWS_WITH(parse_tile("...\n\n..x", "m.txt"), "m.txt:3: unknown map character 'x' (a tile has . # ^ - @ * o)");
+    CHECK_THROWS_WITH(parse_tile("{\"dogBarkingR\":5}\n...\n...", "m.txt"),
+                      "m.txt:1: dogBarkingR exceeds dogVisibilityR; the seed: dogBarkingR <= dogVisibilityR");
+    // The official maps pass for every player count.
+    for (const std::string map : {"simple-1", "collector-1", "keeper-1", "capture-the-sheep"}) {
+        const Tile tile = read_tile((std::filesystem::path(ARBITER_SHARED_DIR) / "data" / "smartdog" / "maps" / (map + ".txt")).string());
+        for (int players = 1; players <= 4; ++players) CHECK_NOTHROW(check_seed_bounds(tile, players));
+    }
+}
+
 TEST_CASE("smartdog session: wait, start, the turn loop, commands after end, unknown commands") {
     Session s(parse_tile(R"({"turnsLimit":2,"dogVisibilityR":2,"dogBarkingR":1})" "\n@..\n...", "t"), 2);
     s.join(1);

@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
 #include "arbiter/report/html_report.hpp"
+#include "arbiter/report/report_rounds.hpp"
 #include "arbiter/tournament/tournament_store.hpp"
 #include "core/user_error.hpp"
 
@@ -141,7 +143,12 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     CHECK(has(html, "<h1>arbiter report: all matches (fake) of tournament t1</h1>"));
     CHECK(has(html, "3 matches of tournament <b>t1</b>"));
     // Settings from the tournament's identity, unknown keys included, and the options as played.
-    CHECK(has(html, "<h3>Settings</h3>"));
+    // The ranking first, the settings folded below it.
+    CHECK(has(html, "<details class=\"settings\"><summary><h3>Settings</h3></summary>"));
+    REQUIRE(has(html, "<h3>Ratings"));
+    CHECK(html.find("<h3>Ratings") < html.find("<h3>Settings</h3>"));
+    CHECK(has(html, "<a href=\"#matches-0?bot=alpha\">alpha</a> <small><a href=\"#matches-0?bot=alpha&amp;result=won\">won"
+                    "</a> <a href=\"#matches-0?bot=alpha&amp;result=lost\">lost</a></small>"));
     CHECK(has(html, "<th class=\"name\">Seed</th><td class=\"name\">42</td>"));
     CHECK(has(html, "<code>name=beta cmd=&quot;./b &lt;x&gt;&quot;</code>"));
     CHECK(has(html, "<th class=\"name\">Memory limit (MiB)</th><td class=\"name\">256</td>"));
@@ -151,8 +158,10 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
         "<th class=\"name\">Game options as played</th><td class=\"name\"><div><code>total-time-ms = 2000"));
     // Crosstable: alpha beat beta in all three matches (row alpha, column beta: 3-0-0, score 1).
     CHECK(has(html, "<h3>Head to head</h3>"));
-    CHECK(has(html, "title=\"3 games\">3-0-0<br><small>1.00</small>"));
-    CHECK(has(html, "title=\"3 games\">0-3-0<br><small>0.00</small>"));
+    // Each cell links to the matches of its two bots in the match list below.
+    CHECK(has(html, "title=\"3 games\"><a href=\"#matches-0?bot=alpha&amp;vs=beta\">3-0-0<br><small>1.00</small>"));
+    CHECK(has(html, "title=\"3 games\"><a href=\"#matches-0?bot=beta&amp;vs=alpha\">0-3-0<br><small>0.00</small>"));
+    CHECK(has(html, "<a href=\"#matches-0?bot=%3Cb%3E%26%22odd%27&amp;vs=alpha\">"));
     // Usage: alpha's wall total 0.5 * (3 + 4 + 5) = 6 s, peak memory max 5 MiB.
     CHECK(has(html, "<h3>Time and memory</h3>"));
     CHECK(
@@ -170,18 +179,24 @@ TEST_CASE("the report shows settings, crosstable, usage and the match list with 
     // The match list by schedule key, with links to the files that exist, relative to the report.
     CHECK(has(html, "<h3>Matches</h3>"));
     CHECK(has(html, "<details open><summary>t1/r0 &middot; 3 matches"));
-    CHECK(has(html, "<tr id=\"m2\"><td>t1/r0/g0/s1</td>"));
+    CHECK(has(html, "<tr id=\"m2\" data-seats=\"[[&quot;alpha&quot;,1,0],[&quot;beta&quot;,2,0],"
+                    "[&quot;&lt;b&gt;&amp;\\&quot;odd&#39;&quot;,3,0]]\"><td>t1/r0/g0/s1</td>"));
+    // The filter over the list, with every bot; the ranking's names and their won/lost links set it.
+    CHECK(has(html, "<form class=\"filter\" id=\"matches-0\" data-list=\"matches-0\">"));
+    CHECK(has(html, "<option>&lt;b&gt;&amp;&quot;odd&#39;</option>"));
+    CHECK(has(html, "<div class=\"matchlist\" data-list=\"matches-0\">"));
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s0/replay.txt\">replay</a>"));
     CHECK_FALSE(has(html, "r0-g0-s1/replay.txt"));  // not on disk: not linked
     CHECK(has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/record.json\">record</a>"));
     CHECK(
         has(html, "<a href=\"../t%20files%231/t1/r0-g0-s1/logs/seat0-alpha.stderr\">seat0-alpha.stderr</a>"));
     std::vector<std::string> links, anchors;
-    for (const auto& link : hrefs(html)) (link.front() == '#' ? anchors : links).push_back(link);
+    for (const auto& link : hrefs(html))
+        if (link.rfind("#matches-0?", 0) != 0) (link.front() == '#' ? anchors : links).push_back(link);
     CHECK(links.size() == 7);
     // Failed seats link to their match's row.
     CHECK(anchors == std::vector<std::string>{"#m3", "#m3"});
-    CHECK(has(html, "<tr id=\"m3\">"));
+    CHECK(has(html, "<tr id=\"m3\" data-seats=\"[[&quot;alpha&quot;,1,0],[&quot;beta&quot;,2,1],"));
     for (const auto& link : links) {
         INFO(link);
         CHECK(link.front() != '/');
@@ -244,7 +259,7 @@ TEST_CASE("sections without data are left out") {
         INFO(absent);
         CHECK_FALSE(has(html, absent));
     }
-    CHECK(has(html, "<tr id=\"m1\"><td>#1</td>"));  // no schedule key: the match id
+    CHECK(has(html, "\"><td>#1</td>"));  // no schedule key: the match id
 }
 
 TEST_CASE("the report of one tournament names it, and a large match list stays folded and compact") {
@@ -282,4 +297,31 @@ TEST_CASE("the report of one tournament names it, and a large match list stays f
     // Compact: under 400 bytes a match (about 4 MB for 10,000 matches of 4 seats).
     MESSAGE("report of 10,000 matches: " << html.size() << " bytes");
     CHECK(html.size() < 400u * rounds * per_round);
+}
+
+TEST_CASE("ratings round by round: cumulative fits that follow the results, only for several rounds") {
+    const auto match = [](const std::string& key, const std::string& winner, const std::string& loser) {
+        report::ReportMatch m;
+        m.schedule_key = key;
+        m.seats = {{.bot = winner, .seat = 0, .rank = 1}, {.bot = loser, .seat = 1, .rank = 2}};
+        m.pairs = {{.a = 0, .b = 1, .score_a = 1}};
+        return m;
+    };
+    CHECK(report::round_of(match("t/r3/g1/s2", "a", "b")) == 3);
+    CHECK(report::round_of(match("ladder/g/bot/r12/s0", "a", "b")) == 12);
+    CHECK(report::round_of(match("t/g1", "a", "b")) == -1);
+
+    // Round 0: alpha beats beta; round 1: beta beats alpha three times.
+    std::vector<report::ReportMatch> matches = {match("t/r0/g0/s0", "alpha", "beta")};
+    nlohmann::json g;
+    CHECK(report::rounds_section(matches, "0", false, g).empty());  // one round: nothing to follow
+    for (int s = 0; s < 3; ++s) matches.push_back(match("t/r1/g0/s" + std::to_string(s), "beta", "alpha"));
+    const std::string html = report::rounds_section(matches, "0", true, g);
+    CHECK(has(html, "<h3>Ratings round by round</h3>"));
+    CHECK(has(html, "<canvas id=\"rounds-0\""));
+    REQUIRE(g["rounds"]["labels"] == nlohmann::json::array({"round 0", "round 1"}));
+    std::map<std::string, nlohmann::json> elo;
+    for (const auto& s : g["rounds"]["series"]) elo[s["bot"]] = s["elo"];
+    CHECK(elo["alpha"][0].get<double>() > elo["beta"][0].get<double>());
+    CHECK(elo["alpha"][1].get<double>() < elo["beta"][1].get<double>());
 }

@@ -1,0 +1,390 @@
+#!/usr/bin/env python3
+"""The replay viewer in a real browser: headless Chromium driven over the DevTools protocol.
+
+Plays one match of each game with the sample bots (`arbiter play`), adds the original engines'
+files from ../shared/data, writes each one's page with `arbiter view`, and in one browser
+process loads every page, presses End and checks that the scores shown are the record's (or the
+original file's), presses Home and checks the first state, and fails on any console error or
+uncaught exception. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
+
+Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR] [--only GAME,...]
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+
+
+class Browser:
+    """One headless Chromium, spoken to over --remote-debugging-pipe (fds 3 and 4)."""
+
+    def __init__(self, executable, profile):
+        to_chrome_r, self._to_chrome = os.pipe()
+        self._from_chrome, from_chrome_w = os.pipe()
+        # Moved clear of 3 and 4 first, so that the dup2 calls below cannot overwrite each other.
+        os.dup2(to_chrome_r, 100)
+        os.dup2(from_chrome_w, 101)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        to_chrome_r, from_chrome_w = 100, 101
+
+        def child_fds():
+            os.dup2(100, 3)
+            os.dup2(101, 4)
+
+        args = [executable, "--headless", "--remote-debugging-pipe", "--user-data-dir=" + profile,
+                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
+                "--allow-file-access-from-files", "--window-size=1280,900", "about:blank"]
+        if os.geteuid() == 0:
+            args.insert(1, "--no-sandbox")  # Chromium refuses to start as root with its sandbox
+        self.proc = subprocess.Popen(args, pass_fds=(3, 4, 100, 101), preexec_fn=child_fds,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self._buffer = b""
+        self._next = 0
+        self.events = []
+        self.session = None
+
+    def send(self, method, params=None, session=True, timeout=30):
+        self._next += 1
+        message = {"id": self._next, "method": method, "params": params or {}}
+        if session and self.session:
+            message["sessionId"] = self.session
+        os.write(self._to_chrome, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self._read(deadline)
+            if reply.get("id") == self._next:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+            self.events.append(reply)
+
+    def _read(self, deadline):
+        import select
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no answer from Chromium")
+            ready, _, _ = select.select([self._from_chrome], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self._from_chrome, 1 << 20)
+            if not chunk:
+                raise EOFError("Chromium closed its DevTools pipe")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def wait_event(self, method, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            for i, e in enumerate(self.events):
+                if e.get("method") == method:
+                    del self.events[i]
+                    return e
+            self.events.append(self._read(deadline))
+
+    def open_page(self):
+        target = self.send("Target.createTarget", {"url": "about:blank"}, session=False)["targetId"]
+        self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True},
+                                 session=False)["sessionId"]
+        for domain in ("Page", "Runtime", "Log"):
+            self.send(domain + ".enable")
+
+    def errors(self):
+        """Console errors and uncaught exceptions seen so far (and forgets them)."""
+        found = []
+        for e in self.events:
+            m, p = e.get("method"), e.get("params", {})
+            if m == "Runtime.exceptionThrown":
+                found.append(p["exceptionDetails"].get("exception", {}).get("description")
+                             or p["exceptionDetails"].get("text"))
+            elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+                found.append(" ".join(str(a.get("value", a.get("description"))) for a in p.get("args", [])))
+            elif m == "Log.entryAdded" and p["entry"].get("level") == "error":
+                found.append(p["entry"].get("text"))
+        self.events = []
+        return found
+
+    def navigate(self, url):
+        self.events = []
+        self.send("Page.navigate", {"url": url})
+        self.wait_event("Page.loadEventFired")
+
+    def evaluate(self, expression):
+        result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def key(self, name, code):
+        for kind in ("keyDown", "keyUp"):
+            self.send("Input.dispatchKeyEvent", {"type": kind, "key": name, "code": name,
+                                                 "windowsVirtualKeyCode": code})
+
+    def click(self, selector_expression):
+        """A real mouse click (pressed, released) at the middle of the element the expression finds."""
+        box = self.evaluate(f"""(() => {{ const e = {selector_expression}; if (!e) return null;
+            e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2]; }})()""")
+        if box is None:
+            raise LookupError(f"nothing to click: {selector_expression}")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1], "button": "left",
+                                                   "clickCount": 1})
+
+    def wait_for(self, expression, timeout=30):
+        """Polls until the expression is true (for what a page does after an event, e.g. hashchange)."""
+        deadline = time.monotonic() + timeout
+        while not self.evaluate(expression):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"still false after {timeout} s: {expression}")
+            time.sleep(0.05)
+
+    def screenshot(self, path):
+        png = self.send("Page.captureScreenshot", {"format": "png"})["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(png))
+
+    def close(self):
+        try:
+            self.send("Browser.close", session=False, timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+SHOWN = """(() => ({
+  frame: document.getElementById('frame-number').textContent,
+  label: document.getElementById('turn-label').textContent,
+  names: [...document.querySelectorAll('.seat-name')].map(e => e.textContent),
+  scores: [...document.querySelectorAll('.seat-score')].map(e => Number(e.textContent)),
+}))()"""
+
+
+def run(cmd, **kw):
+    result = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if result.returncode != 0:
+        raise SystemExit(f"FAIL: {' '.join(cmd)} exited {result.returncode}\n{result.stdout}{result.stderr}")
+    return result.stdout
+
+
+def check_log_mismatch(arbiter, folder):
+    """A Koehandel player log edited after the match no longer replays: one line naming it."""
+    copy = folder + "-edited"
+    shutil.copytree(folder, copy)
+    log = next(os.path.join(copy, "player-logs", n) for n in sorted(os.listdir(os.path.join(copy, "player-logs"))))
+    with open(log) as f:
+        lines = f.read().split("\n")
+    lines[0] = lines[0].replace("message=begin", "message=hello")
+    with open(log, "w") as f:
+        f.write("\n".join(lines))
+    result = subprocess.run([arbiter, "view", copy, "--out", os.path.join(copy, "v.html")], capture_output=True,
+                            text=True)
+    want = f"{log}:1: the log has '"
+    if result.returncode != 2 or want not in result.stderr or result.stderr.count("\n") != 1:
+        raise SystemExit(f"FAIL: arbiter view on an edited Koehandel log: exit {result.returncode}, {result.stderr!r}")
+
+
+def played_matches(arbiter, bots, shared, source, work):
+    """(case, game, file to view, expected final scores, expected first label, first scores)."""
+    cases = []
+
+    def play(game, bot_specs, options, replay_name):
+        out = os.path.join(work, game)
+        record = os.path.join(out, "record.json")
+        cmd = [arbiter, "play", game, "--seed", "5", "--out", out, "--record", record,
+               "--replay", os.path.join(out, replay_name)] + options
+        for spec in bot_specs:
+            cmd += ["--bot", spec]
+        run(cmd)
+        with open(record) as f:
+            rec = json.load(f)
+        return record, [p["score"] for p in rec["participants"]]
+
+    b = bots
+    record, final = play("planowanie", [f"name=heur cmd={b}/planowanie/heuristic_bot",
+                                        f"name=r1 cmd=\"{b}/planowanie/random_bot 1\"",
+                                        f"name=r2 cmd=\"{b}/planowanie/random_bot 2\"",
+                                        f"name=r3 cmd=\"{b}/planowanie/random_bot 3\""], [], "replay.json")
+    cases.append(("planowanie-played", "planowanie", record, final, "deal 1, dealt", [0, 0, 0, 0]))
+    record, final = play("ants", [f"name=hunter cmd={b}/ants/hunter_bot", f"name=greedy cmd={b}/ants/greedy_bot"],
+                         ["--map", f"{shared}/data/ants/maps/maze_02p_02.map", "--turns", "60"], "replay.json")
+    cases.append(("ants-played", "ants", record, final, "turn 0", None))
+    record, final = play("samurai", [f"name=greedy cmd={b}/samurai/greedy_digger",
+                                     f"name=random cmd=\"{b}/samurai/random_player --seed 3\""],
+                         ["--field", f"{shared}/data/samurai/fields/sample.dighere"], "replay.dighere")
+    cases.append(("samurai-played", "samurai", record, final, "game 1, step 0", [0, 0]))
+
+    record, final = play("smartdog", [f"name=herder cmd={b}/smartdog/herder", f"name=dog cmd={b}/smartdog/random_dog"],
+                         ["--map", f"{shared}/data/smartdog/maps/simple-1.txt", "--turns", "40"], "replay.txt")
+    cases.append(("smartdog-played", "smartdog", record, final, "turn 1", None))
+
+    record, final = play("koehandel", [f"name=value cmd={b}/koehandel/value_bot",
+                                       f"name=py cmd=\"python3 {source}/tools/bots/koehandel/value_bot.py\""],
+                         [], "player-logs")
+    cases.append(("koehandel-played", "koehandel", record, final, "start", [0, 0]))
+    check_log_mismatch(arbiter, os.path.dirname(record))
+
+    for name in sorted(os.listdir(f"{shared}/data/ants/replays")):
+        if name.endswith(".replay.json"):
+            path = f"{shared}/data/ants/replays/{name}"
+            with open(path) as f:
+                replay = json.load(f)
+            first = [s[0] for s in replay["replaydata"]["scores"]]
+            cases.append(("ants-original-" + name.split("__")[0], "ants", path, replay["score"], "turn 0", first))
+            break
+    log = f"{shared}/data/samurai/logs/sample_simple_vs_simple.dighere"
+    with open(log) as f:
+        plays = json.load(f)["plays"]
+    cases.append(("samurai-original", "samurai", log, plays[-1]["scores"], "game 1, step 0", [0, 0]))
+    transcript = f"{shared}/data/smartdog/transcripts/keeper-1_2p.txt"
+    with open(transcript) as f:
+        finals = [float(line.split("=")[1]) for line in f if line.startswith("# final score P")]
+    cases.append(("smartdog-original", "smartdog", transcript, finals, "turn 1", None))
+    return cases
+
+
+def check_page(browser, case, page, failures):
+    name, game, _, final, first_label, first_scores = case
+    browser.navigate("file://" + os.path.abspath(page))
+    shown = browser.evaluate(SHOWN)
+    if not shown or not shown["names"]:
+        failures.append(f"{name}: the page shows no seats ({shown})")
+        return
+    browser.key("End", 35)
+    last = browser.evaluate(SHOWN)
+    if last["scores"] != [float(v) for v in final]:
+        failures.append(f"{name}: at the last step ({last['label']}) the page shows scores {last['scores']}, "
+                        f"the record has {final}")
+    browser.key("ArrowLeft", 37)
+    before = browser.evaluate(SHOWN)
+    if int(before["frame"]) != int(last["frame"]) - 1:
+        failures.append(f"{name}: left arrow went from step {last['frame']} to {before['frame']}")
+    browser.key("Home", 36)
+    start = browser.evaluate(SHOWN)
+    if start["frame"] != "1" or start["label"] != first_label:
+        failures.append(f"{name}: Home shows step {start['frame']} '{start['label']}', wanted 1 '{first_label}'")
+    if first_scores is not None and start["scores"] != [float(v) for v in first_scores]:
+        failures.append(f"{name}: the first step shows scores {start['scores']}, wanted {first_scores}")
+    for error in browser.errors():
+        failures.append(f"{name}: console error: {error}")
+
+
+def tournament_report(arbiter, bots, source, work):
+    """The demo tournament, its report with --viewers; returns the report page and the records."""
+    db, files, report = (os.path.join(work, n) for n in ("demo.sqlite", "files", "report"))
+    env = dict(os.environ, ARBITER_BOTS=os.path.abspath(bots))
+    run([arbiter, "tournament", "--config", f"{source}/configs/demo.json", "--db", db, "--out", files, "-q"],
+        env=env)
+    printed = run([arbiter, "report", "--db", db, "--out", report, "--viewers"])
+    if "viewers: 32 match pages written" not in printed:
+        raise SystemExit(f"FAIL: arbiter report --viewers printed: {printed}")
+    records = []
+    for folder, _, names in os.walk(files):
+        if "record.json" in names:
+            with open(os.path.join(folder, "record.json")) as f:
+                records.append(json.load(f))
+    return os.path.join(report, "index.html"), records
+
+
+def check_report(browser, page, records, failures, screenshots):
+    """From the bot ranked third, its lost matches in one click, one of them watched in a second."""
+    browser.navigate("file://" + os.path.abspath(page))
+    third = browser.evaluate("document.querySelectorAll('table')[0].rows[3].cells[1].querySelector('a').textContent")
+    browser.click("document.querySelectorAll('table')[0].rows[3].cells[1].querySelectorAll('small a')[1]")
+    # The filter follows the link's hash on hashchange, which the page handles after the click.
+    browser.wait_for("document.querySelector('form.filter').elements.result.value === 'lost'")
+    shown = browser.evaluate("""[...document.querySelectorAll('.matchlist tr[data-seats]')]
+        .filter(r => r.offsetParent !== null).map(r => r.id)""")
+    lost = set()
+    for r in records:
+        seats = r["participants"]
+        me = [p for p in seats if p["bot"] == third]
+        if me and me[0]["rank"] > min(p["rank"] for p in seats if p is not me[0]):
+            lost.add(r["seed"])
+    if not shown or len(shown) != len(lost):
+        failures.append(f"report: {third}'s 'lost' link shows {len(shown)} matches, the records have {len(lost)} lost")
+        return
+    if screenshots:
+        browser.screenshot(os.path.join(screenshots, "report.png"))
+    browser.click(f"document.getElementById('{shown[0]}').querySelector('a.watch')")
+    browser.wait_event("Page.loadEventFired")
+    names = browser.evaluate("[...document.querySelectorAll('.seat-name')].map(e => e.textContent)")
+    if third not in (names or []):
+        failures.append(f"report: the watched match shows seats {names}, not {third}'s")
+    for error in browser.errors():
+        failures.append(f"report: console error: {error}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--arbiter", required=True)
+    ap.add_argument("--bots", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    ap.add_argument("--screenshots", help="also save one screenshot per game here (docs/viewer/)")
+    ap.add_argument("--only", help="comma-separated games")
+    args = ap.parse_args()
+
+    chromium = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("SKIP: no chromium on PATH (tools/setup installs Debian's chromium)")
+        return SKIP
+    work = tempfile.mkdtemp(prefix="arbiter-view-test-")
+    try:
+        cases = played_matches(args.arbiter, args.bots, args.shared, args.source, work)
+        if args.only:
+            cases = [c for c in cases if c[1] in args.only.split(",")]
+        pages = []
+        for case in cases:
+            page = os.path.join(work, case[0] + ".html")
+            out = run([args.arbiter, "view", case[2], "--out", page]).strip()
+            if out != page:
+                raise SystemExit(f"FAIL: arbiter view printed '{out}', not the page it wrote ({page})")
+            pages.append(page)
+        browser = Browser(chromium, os.path.join(work, "profile"))
+        try:
+            browser.send("Browser.getVersion", session=False, timeout=60)
+        except (EOFError, TimeoutError, OSError) as e:
+            err = browser.proc.stderr.read().decode(errors="replace")[-400:] if browser.proc.poll() is not None else ""
+            browser.close()
+            print(f"SKIP: Chromium ({chromium}) did not start: {e} {err}")
+            return SKIP
+        failures = []
+        try:
+            browser.open_page()
+            report, records = tournament_report(args.arbiter, args.bots, args.source, work)
+            check_report(browser, report, records, failures, args.screenshots)
+            for case, page in zip(cases, pages):
+                check_page(browser, case, page, failures)
+                if args.screenshots:  # the last case of each game (the original engine's, where there is one)
+                    browser.evaluate("ArbiterView && document.getElementById('scrub') && (function(){"
+                                     "var s=document.getElementById('scrub');s.value=String(Math.floor(s.max*0.6));"
+                                     "s.dispatchEvent(new Event('input'));})()")
+                    browser.screenshot(os.path.join(args.screenshots, f"viewer-{case[1]}.png"))
+        finally:
+            browser.close()
+        for f in failures:
+            print("FAIL:", f)
+        print(f"{len(cases)} match pages and the report checked in one browser, {len(failures)} failures")
+        return 1 if failures else 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
