@@ -87,8 +87,10 @@ struct TournamentConfig {
     int jobs = 0;                    // 0 = number of cores; not part of the tournament's identity
     SandboxMode sandbox = SandboxMode::automatic;  // bot confinement; not part of the identity either
     bool seat_users = false;  // each bot as a user id of its own (root only); not part of the identity
-    std::map<std::string, std::string> option_locations;
-    LadderSettings ladder;  // option key -> "FILE:LINE" for messages
+    std::map<std::string, std::string> option_locations;  // option key -> "FILE:LINE" for messages
+    std::string game_location;
+    bool pairing_given = false;  // by the config or --pairing: not replaced by one that works  // "FILE:LINE" of the config key 'game', when it came from a file
+    LadderSettings ladder;
 
     // The fields that define the schedule and results, as canonical JSON. A resumed run must
     // match the stored one exactly (jobs, time budget and out dir may change between runs).
@@ -111,6 +113,11 @@ std::string expand_variables(const std::string& text);
 // of bots without dir=, game options of kind path, and out. Absolute paths are left alone.
 void resolve_relative_paths(TournamentConfig& config, const std::filesystem::path& base,
                             const std::vector<GameOptionSpec>& specs);
+
+// Checks the game options against the game's: an unknown key is named with its place (FILE:LINE
+// or --set) and the nearest key the game has; a value of the wrong kind likewise.
+void check_game_options(const TournamentConfig& config, const std::string& game,
+                        const std::vector<GameOptionSpec>& specs);
 
 // Checks the config against the game (player counts, option keys, challengers) and fills
 // defaults. Throws UserError naming the problem.
