@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 #include "core/utf8_text.hpp"
 
@@ -90,8 +91,9 @@ BotSpec parse_bot_spec(std::string_view spec) {
         } else if (key.rfind("env.", 0) == 0 && key.size() > 4) {
             bot.env[key.substr(4)] = std::move(value);
         } else {
-            throw UserError("bot spec '" + std::string(spec) + "': unknown key '" + key +
-                            "' (keys: name, cmd, dir, arg, ro, env.KEY)");
+            throw UserError("bot spec '" + std::string(spec) + "': unknown key '" + key + "'" +
+                            did_you_mean(key, {"name", "cmd", "url", "dir", "arg", "ro"}) +
+                            " (keys: name, cmd, url, dir, arg, ro, env.KEY)");
         }
     }
     if (!bot.url.empty()) {

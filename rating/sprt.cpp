@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <numbers>
 #include <numeric>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::rating {
@@ -75,36 +78,138 @@ std::vector<WeightedValue> regularised(const std::vector<SprtObservation>& obser
     return pdf;
 }
 
-// The maximum-likelihood distribution on the same values whose mean is `s` (Van den Bergh,
-// "Comments on Normalized Elo", proposition 1.1): p_i = q_i / (1 + x (a_i - s)) with x the root
-// of sum q_i (a_i - s) / (1 + x (a_i - s)) = 0. The sum falls as x grows, from +inf to -inf
-// over the x that keep every p_i positive, so bisection finds the root.
-std::vector<double> constrained_mle(const std::vector<WeightedValue>& pdf, double n, double s) {
-    double lo = -1 / (1 - s), hi = 1 / s;  // the values span [0, 1] (regularisation adds both ends)
-    const auto f = [&](double x) {
-        double sum = 0;
-        for (const auto& p : pdf) sum += p.weight / n * (p.value - s) / (1 + x * (p.value - s));
-        return sum;
-    };
-    for (int i = 0; i < 200 && hi - lo > 1e-15 * std::max(1.0, std::abs(lo)); ++i) {
-        const double mid = (lo + hi) / 2;
+// The root of a function that falls from +inf to -inf on (lo, hi), by bisection to the last bit.
+template <typename F>
+double falling_root(F f, double lo, double hi) {
+    for (int i = 0; i < 1100; ++i) {
+        const double mid = lo + (hi - lo) / 2;
+        if (mid <= lo || mid >= hi) break;
         (f(mid) > 0 ? lo : hi) = mid;
     }
-    const double x = (lo + hi) / 2;
+    return lo + (hi - lo) / 2;
+}
+
+// The maximum-likelihood distribution on the same values whose mean is `s` (Van den Bergh,
+// "Comparing the approximations for the generalized log likelihood ratio", proposition 1.1):
+// p_i = q_i / (1 + x (a_i - s)) with x the root of sum q_i (a_i - s) / (1 + x (a_i - s)) = 0. The
+// sum falls as x grows, from +inf to -inf over the x that keep every p_i positive.
+std::vector<double> mean_mle(const std::vector<WeightedValue>& pdf, double n, double s) {
+    double lo = -1 / (1 - s), hi = 1 / s;  // the values span [0, 1] (regularisation adds both ends)
+    const double x = falling_root(
+        [&](double x) {
+            double sum = 0;
+            for (const auto& p : pdf) sum += p.weight / n * (p.value - s) / (1 + x * (p.value - s));
+            return sum;
+        },
+        lo, hi);
     std::vector<double> p;
     for (const auto& v : pdf) p.push_back(v.weight / n / (1 + x * (v.value - s)));
     return p;
 }
 
-// The generalised log-likelihood ratio per observation of mean s1 against mean s0: the
-// empirical mean of ln(p1_i / p0_i) under the two constrained maximum-likelihood distributions.
+// The maximum-likelihood distribution on the same values whose normalised score
+// (mu - 1/2) / sigma is `t` (Van den Bergh, "Comments on normalized Elo", section 4.1): the fixed
+// point of p_i = q_i / (1 + x phi_i), phi_i = a_i - 1/2 - t sigma (1 + ((a_i - mu) / sigma)^2) / 2
+// with mu, sigma those of the previous p and x the root of sum q_i phi_i / (1 + x phi_i) = 0,
+// started from the uniform distribution and iterated until p stops moving.
+std::vector<double> normalized_mle(const std::vector<WeightedValue>& pdf, double n, double t) {
+    const std::size_t m = pdf.size();
+    std::vector<double> p(m, 1.0 / static_cast<double>(m)), phi(m);
+    double last_moved = INFINITY;
+    for (int iteration = 0; iteration < 2000; ++iteration) {
+        double mu = 0, var = 0;
+        for (std::size_t i = 0; i < m; ++i) mu += p[i] * pdf[i].value;
+        for (std::size_t i = 0; i < m; ++i) var += p[i] * (pdf[i].value - mu) * (pdf[i].value - mu);
+        const double sigma = std::sqrt(var);
+        if (!(sigma > 0)) break;
+        for (std::size_t i = 0; i < m; ++i) {
+            const double z = (pdf[i].value - mu) / sigma;
+            phi[i] = pdf[i].value - 0.5 - 0.5 * t * sigma * (1 + z * z);
+        }
+        const double u = *std::min_element(phi.begin(), phi.end()), v = *std::max_element(phi.begin(), phi.end());
+        if (!(u < 0 && v > 0)) break;  // no distribution near p meets t: keep p
+        const double x = falling_root(
+            [&](double x) {
+                double sum = 0;
+                for (std::size_t i = 0; i < m; ++i) sum += pdf[i].weight / n * phi[i] / (1 + x * phi[i]);
+                return sum;
+            },
+            -1 / v, -1 / u);
+        double moved = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+            const double next = pdf[i].weight / n / (1 + x * phi[i]);
+            moved = std::max(moved, std::abs(next - p[i]));
+            p[i] = next;
+        }
+        if (moved < 1e-15 || (moved < 1e-12 && moved >= last_moved)) break;  // at rest, or rounding noise
+        last_moved = moved;
+    }
+    return p;
+}
+
+// The generalised log-likelihood ratio: N times the empirical mean of ln(p1_i / p0_i), i.e. the
+// weighted sum.
 // (The normal approximation (s1 - s0)(2 mu - s0 - s1) / (2 var) is not used: on a handful of
 // one-sided deal sets the regularised variance is tiny and it crosses a bound after one set.)
-double mean_log_ratio(const std::vector<WeightedValue>& pdf, double n, double s0, double s1) {
-    const std::vector<double> p0 = constrained_mle(pdf, n, s0), p1 = constrained_mle(pdf, n, s1);
+double log_likelihood_ratio(const std::vector<WeightedValue>& pdf, const std::vector<double>& p0,
+                            const std::vector<double>& p1) {
     double sum = 0;
-    for (std::size_t i = 0; i < pdf.size(); ++i) sum += pdf[i].weight / n * (std::log(p1[i]) - std::log(p0[i]));
+    for (std::size_t i = 0; i < pdf.size(); ++i) sum += pdf[i].weight * (std::log(p1[i]) - std::log(p0[i]));
     return sum;
+}
+
+// BayesElo's expected score: P(win) + P(draw) / 2 with the draw Elo `drawelo`.
+double bayeselo_score(double elo, double drawelo) {
+    const double win = 1 / (1 + std::pow(10.0, (drawelo - elo) / 400));
+    const double loss = 1 / (1 + std::pow(10.0, (drawelo + elo) / 400));
+    return win + 0.5 * (1 - win - loss);
+}
+
+// The bayesian model on the W/D/L totals, a trinomial regularised like the deal sets; no
+// evidence (LLR 0) until A has both won and lost, as the draw Elo needs both.
+double bayesian_llr(const SprtParams& params, const SprtSummary& s) {
+    if (s.wins == 0 || s.losses == 0) return 0;
+    const double draws = s.draws > 0 ? s.draws : kRegularisation;
+    const std::vector<WeightedValue> pdf = {{0.0, static_cast<double>(s.losses)}, {0.5, draws},
+                                            {1.0, static_cast<double>(s.wins)}};
+    const double n = s.wins + s.losses + draws;
+    const double w = s.wins / n, l = s.losses / n;
+    const double drawelo = 200 * std::log10((1 - l) / l * (1 - w) / w);
+    return log_likelihood_ratio(pdf, mean_mle(pdf, n, bayeselo_score(params.elo0, drawelo)),
+                                mean_mle(pdf, n, bayeselo_score(params.elo1, drawelo)));
+}
+
+constexpr double kNeloUnit = 800 / std::numbers::ln10;  // nElo per unit of (mu - 1/2) / sigma
+
+// nElo from the raw results of the used observations, as fastchess computes it: the mean and
+// (population) variance of the observation values, k games per observation. Undefined (NaN)
+// when every observation scored the same.
+void normalised_elo(const std::vector<SprtObservation>& prefix, SprtSummary& s) {
+    double comparisons = 0, sum = 0, count = 0;
+    for (const auto& o : prefix) {
+        if (o.comparisons() == 0) continue;
+        comparisons += o.comparisons();
+        sum += (o.wins + 0.5 * o.draws) / o.comparisons();
+        ++count;
+    }
+    s.games_per_observation = s.denominator > 0 ? s.denominator / 2.0 : comparisons / count;
+    const double mean = sum / count;
+    double var = 0;
+    for (const auto& o : prefix)
+        if (o.comparisons() > 0) {
+            const double v = (o.wins + 0.5 * o.draws) / o.comparisons();
+            var += (v - mean) * (v - mean) / count;
+        }
+    if (!(var > 0)) {
+        s.nelo = s.nelo_error = std::numeric_limits<double>::quiet_NaN();
+        return;
+    }
+    const auto nelo = [&](double score) {
+        return (score - 0.5) / std::sqrt(s.games_per_observation * var) * kNeloUnit;
+    };
+    const double se = std::sqrt(var / count);
+    s.nelo = nelo(mean);
+    s.nelo_error = (nelo(mean + kZ975 * se) - nelo(mean - kZ975 * se)) / 2;
 }
 
 SprtSummary summarise(const SprtParams& params, const std::vector<SprtObservation>& observations, int used) {
@@ -134,7 +239,18 @@ SprtSummary summarise(const SprtParams& params, const std::vector<SprtObservatio
     double sq = 0;
     for (const auto& p : pdf) sq += p.weight * (p.value - s.mean) * (p.value - s.mean);
     s.variance = sq / n;
-    s.llr = n * mean_log_ratio(pdf, n, logistic_score(params.elo0), logistic_score(params.elo1));
+    s.model = params.model_used();
+    if (params.seats <= 2) normalised_elo(prefix, s);
+    if (s.model == SprtModel::logistic) {
+        s.llr = log_likelihood_ratio(pdf, mean_mle(pdf, n, logistic_score(params.elo0)),
+                                     mean_mle(pdf, n, logistic_score(params.elo1)));
+    } else if (s.model == SprtModel::normalized) {
+        const double scale = std::sqrt(s.games_per_observation) / kNeloUnit;
+        s.llr = log_likelihood_ratio(pdf, normalized_mle(pdf, n, scale * params.elo0),
+                                     normalized_mle(pdf, n, scale * params.elo1));
+    } else {
+        s.llr = bayesian_llr(params, s);
+    }
     const double se = std::sqrt(s.variance / n);
     s.elo = logistic_elo(s.mean);
     s.elo_error = (logistic_elo(s.mean + kZ975 * se) - logistic_elo(s.mean - kZ975 * se)) / 2;
@@ -149,7 +265,18 @@ SprtSummary summarise(const SprtParams& params, const std::vector<SprtObservatio
 double SprtParams::lower_bound() const { return std::log(beta / (1 - alpha)); }
 double SprtParams::upper_bound() const { return std::log((1 - beta) / alpha); }
 
+const char* to_string(SprtModel model) {
+    switch (model) {
+        case SprtModel::normalized: return "normalized";
+        case SprtModel::logistic: return "logistic";
+        case SprtModel::bayesian: return "bayesian";
+    }
+    return "?";
+}
+
 SprtParams parse_sprt(const std::string& text) {
+    static const std::vector<std::string> keys = {"elo0", "elo1", "alpha", "beta", "model"};
+    static const std::vector<std::string> models = {"normalized", "logistic", "bayesian"};
     SprtParams p;
     std::set<std::string> seen;
     std::string spaced = text;
@@ -162,14 +289,25 @@ SprtParams parse_sprt(const std::string& text) {
         const auto eq = word.find('=');
         const std::string key = word.substr(0, eq);
         if (eq == std::string::npos)
-            throw UserError(fmt::format("--sprt wants KEY=VALUE words (elo0, elo1, alpha, beta), not '{}'", word));
-        if (key != "elo0" && key != "elo1" && key != "alpha" && key != "beta")
-            throw UserError(fmt::format("--sprt: unknown key '{}' (the keys are elo0, elo1, alpha, beta)", key));
+            throw UserError(fmt::format("--sprt wants KEY=VALUE words (elo0, elo1, alpha, beta, model), not '{}'", word));
+        if (std::find(keys.begin(), keys.end(), key) == keys.end())
+            throw UserError(fmt::format("--sprt: unknown key '{}'{} (the keys are elo0, elo1, alpha, beta, model)", key,
+                                        did_you_mean(key, keys)));
         if (!seen.insert(key).second) throw UserError(fmt::format("--sprt: '{}' is given twice", key));
-        const double v = parse_number(key, word.substr(eq + 1));
+        const std::string value = word.substr(eq + 1);
+        if (key == "model") {
+            const auto m = std::find(models.begin(), models.end(), value);
+            if (m == models.end())
+                throw UserError(fmt::format("--sprt: unknown model '{}'{} (the models are normalized, logistic, bayesian)",
+                                            value, did_you_mean(value, models)));
+            p.model = static_cast<SprtModel>(m - models.begin());
+            continue;
+        }
+        const double v = parse_number(key, value);
         (key == "elo0" ? p.elo0 : key == "elo1" ? p.elo1 : key == "alpha" ? p.alpha : p.beta) = v;
     }
-    if (seen.empty()) throw UserError("--sprt wants KEY=VALUE words, e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05'");
+    if (seen.empty())
+        throw UserError("--sprt wants KEY=VALUE words, e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized'");
     for (const double elo : {p.elo0, p.elo1})
         if (std::abs(elo) > 1000) throw UserError(fmt::format("--sprt: elo0 and elo1 must be from -1000 to 1000, not {}", elo));
     if (!(p.elo0 < p.elo1)) throw UserError(fmt::format("--sprt: elo0 ({}) must be below elo1 ({})", p.elo0, p.elo1));
@@ -179,8 +317,10 @@ SprtParams parse_sprt(const std::string& text) {
 }
 
 std::string to_string(const SprtParams& p) {
-    return fmt::format("elo0={} elo1={} alpha={} beta={}", p.elo0, p.elo1, p.alpha, p.beta);
+    return fmt::format("elo0={} elo1={} alpha={} beta={} model={}", p.elo0, p.elo1, p.alpha, p.beta, to_string(p.model));
 }
+
+double llr_fraction(const SprtSummary& s) { return s.llr >= 0 ? s.llr / s.upper : -s.llr / s.lower; }
 
 double logistic_score(double elo) { return 1 / (1 + std::pow(10.0, -elo / 400)); }
 
@@ -229,10 +369,73 @@ SprtSummary evaluate_sprt(const SprtParams& params, const std::vector<SprtObserv
     return summarise(params, observations, used);
 }
 
+SprtReach sprt_reach(const SprtParams& params, int comparisons, int cap) {
+    // The least n by doubling, then bisection between the last n short of the bound and the
+    // first past it (the LLR of a sweep grows with its length).
+    const auto least = [&](const SprtObservation& sweep, SprtDecision wanted) -> std::optional<int> {
+        const auto reaches = [&](int n) {
+            const std::vector<SprtObservation> obs(n, sweep);
+            return summarise(params, obs, n).decision == wanted;
+        };
+        int short_of = 0, past = 1;
+        while (!reaches(past)) {
+            if (past >= cap) return std::nullopt;
+            short_of = past;
+            past = std::min(cap, 2 * past);
+        }
+        while (past - short_of > 1) {
+            const int mid = short_of + (past - short_of) / 2;
+            (reaches(mid) ? past : short_of) = mid;
+        }
+        return past;
+    };
+    SprtReach r;
+    if (comparisons < 1 || cap < 1) return r;
+    r.upper = least(SprtObservation{comparisons, 0, 0}, SprtDecision::accept_h1);
+    r.lower = least(SprtObservation{0, comparisons, 0}, SprtDecision::accept_h0);
+    return r;
+}
+
+std::string reach_text(const SprtReach& r, int matches_per_observation, int cap) {
+    const auto games = [&](const std::optional<int>& n) {
+        return n ? fmt::format("{} games", static_cast<long long>(*n) * matches_per_observation)
+                 : fmt::format("more than {} games", static_cast<long long>(cap) * matches_per_observation);
+    };
+    return fmt::format("winning every game accepts H1 after {} at the least, losing every game H0 after {}", games(r.upper),
+                       games(r.lower));
+}
+
+std::optional<long long> least_deciding_matches(const SprtReach& r, int matches_per_observation) {
+    std::optional<int> n = r.upper;
+    if (r.lower && (!n || *r.lower < *n)) n = r.lower;
+    if (!n) return std::nullopt;
+    return static_cast<long long>(*n) * matches_per_observation;
+}
+
+namespace {
+
+std::string model_line(const SprtParams& p) {
+    if (p.seats > 2)
+        return fmt::format("SPRT: logistic model on deal sets (elo0, elo1 in logistic Elo), as for every game of more "
+                           "than two seats{}\n",
+                           p.model == SprtModel::logistic ? "" : fmt::format("; model={} is for two-seat games", to_string(p.model)));
+    switch (p.model) {
+        case SprtModel::normalized: return "SPRT: normalized model (elo0, elo1 in nElo)\n";
+        case SprtModel::logistic: return "SPRT: logistic model (elo0, elo1 in logistic Elo)\n";
+        case SprtModel::bayesian: return "SPRT: bayesian model (elo0, elo1 in BayesElo, on the W-L-D totals)\n";
+    }
+    return "";
+}
+
+}  // namespace
+
 std::string format_sprt(const SprtSummary& s, const std::optional<SprtParams>& params, const std::string& a,
                         const std::string& b, const std::string& context) {
     std::string out = fmt::format("Results of {} vs {} ({}):\n", a, b, context);
-    out += fmt::format("Elo: {:.2f} +/- {:.2f}, LOS: {:.2f} %\n", s.elo, s.elo_error, 100 * s.los);
+    const std::string nelo = s.games_per_observation <= 0 ? ""
+                             : std::isnan(s.nelo)        ? ", nElo: n/a (no spread)"
+                                                         : fmt::format(", nElo: {:.2f} +/- {:.2f}", s.nelo, s.nelo_error);
+    out += fmt::format("Elo: {:.2f} +/- {:.2f}{}, LOS: {:.2f} %\n", s.elo, s.elo_error, nelo, 100 * s.los);
     const int games = s.wins + s.losses + s.draws;
     const double points = s.wins + 0.5 * s.draws;
     out += fmt::format("Deal sets: {}, Pairwise: {}-{}-{} (W-L-D), Points: {:.1f} ({:.2f} %)\n", s.observations, s.wins,
@@ -243,8 +446,9 @@ std::string format_sprt(const SprtSummary& s, const std::optional<SprtParams>& p
         out += fmt::format("Per deal set (points 0-{} by 0.5): [{}]\n", s.denominator / 2, fmt::join(s.distribution, ", "));
     }
     if (params) {
-        out += fmt::format("LLR: {:.2f} ({:.2f}, {:.2f}) [{:.2f}, {:.2f}]{}\n", s.llr, s.lower, s.upper, params->elo0,
-                           params->elo1,
+        out += model_line(*params);
+        out += fmt::format("LLR: {:.2f} ({:.1f}%) ({:.2f}, {:.2f}) [{:.2f}, {:.2f}]{}\n", s.llr, 100 * llr_fraction(s),
+                           s.lower, s.upper, params->elo0, params->elo1,
                            s.decision == SprtDecision::accept_h1   ? " H1 accepted"
                            : s.decision == SprtDecision::accept_h0 ? " H0 accepted"
                                                                    : "");

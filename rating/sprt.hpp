@@ -9,16 +9,31 @@
 // there the five possible values give the pentanomial distribution). Observations take the
 // values j/D, j = 0..D, where D is twice the number of A-B comparisons per deal set; counts of
 // each value that were never seen are set to 1e-3 (the regularisation Fishtest and fastchess
-// apply to their pentanomial counts). The LLR is the generalised SPRT as fastchess's
-// "logistic" model and Fishtest's LLR_logistic compute it, generalised from five values to D+1:
+// apply to their pentanomial counts). The LLR is the generalised SPRT as fastchess and Fishtest
+// compute it, generalised from five values to D+1:
 //
 //     LLR = N * sum_i q_i ln(p1_i / p0_i)
 //
 // N the (regularised) number of observations, q their empirical distribution, and p0, p1 the
-// maximum-likelihood distributions on the same values whose mean is s0 resp. s1, where
-// s = 1 / (1 + 10^(-elo/400)) is the expected score under the logistic Elo model (elo0 and elo1
-// are logistic Elo, not BayesElo or normalised Elo). Elo, its interval and the LOS come from the
-// mean and variance of the same regularised observations, as fastchess prints them.
+// maximum-likelihood distributions on the same values that meet hypothesis H0 resp. H1 (below,
+// by model). Elo (logistic), its interval and the LOS come from the mean and variance of the same
+// regularised observations.
+//
+// Three models, as fastchess names them (model=, default normalized as in fastchess):
+// - normalized: elo0 and elo1 are normalised Elo (nElo): t = (mu - 1/2) / sigma of one game,
+//   in units of 800 / ln 10; the hypotheses are the maximum-likelihood distributions with
+//   t = sqrt(k) * elo / (800 / ln 10), k the games per observation (2 for a game pair), found by
+//   Van den Bergh's fixed point ("Comments on normalized Elo", section 4.1);
+// - logistic: as above, s = 1 / (1 + 10^(-elo/400));
+// - bayesian: BayesElo on the W/D/L totals (a trinomial, as fastchess does without pentanomial
+//   counts): the draw Elo is read from the regularised W/D/L frequencies and
+//   s = P(win) + P(draw) / 2 under BayesElo.
+// The models apply to two-seat games. With more seats one deal set's pairwise comparisons are
+// not independent games, so the test stays the logistic GSPRT on deal sets whatever the model
+// and says so.
+//
+// nElo is printed beside Elo as fastchess computes it from the raw (unregularised) counts:
+// (mean - 1/2) / sqrt(k * variance) * 800 / ln 10, its interval from the same 95% band as Elo's.
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,21 +42,31 @@
 
 namespace arb::rating {
 
+enum class SprtModel { normalized, logistic, bayesian };
+const char* to_string(SprtModel model);
+
 struct SprtParams {
     double elo0 = 0;
     double elo1 = 5;
     double alpha = 0.05;
     double beta = 0.05;
+    SprtModel model = SprtModel::normalized;
+    // Not parsed: the seats of one match, set by the command. Above two the test is the logistic
+    // GSPRT on deal sets, whatever `model`.
+    int seats = 2;
+
+    SprtModel model_used() const { return seats > 2 ? SprtModel::logistic : model; }
 
     double lower_bound() const;  // ln(beta / (1 - alpha)): at or below, H0 is accepted
     double upper_bound() const;  // ln((1 - beta) / alpha): at or above, H1 is accepted
 };
 
-// "elo0=0 elo1=5 alpha=0.05 beta=0.05" (space- or comma-separated; keys missing take the
-// defaults above). UserError, one line, naming the problem: an unknown or repeated key, a value
-// that is not a finite number, elo0 >= elo1, |elo| > 1000, alpha or beta outside (0, 0.5).
+// "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized" (space- or comma-separated; keys
+// missing take the defaults above), fastchess's option string. UserError, one line, naming the
+// problem: an unknown or repeated key or model (with the nearest valid name), a value that is
+// not a finite number, elo0 >= elo1, |elo| > 1000, alpha or beta outside (0, 0.5).
 SprtParams parse_sprt(const std::string& text);
-std::string to_string(const SprtParams& params);  // "elo0=0 elo1=5 alpha=0.05 beta=0.05"
+std::string to_string(const SprtParams& params);  // "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized"
 
 // One deal set: A's pairwise results against B over all its rotations.
 struct SprtObservation {
@@ -69,10 +94,17 @@ struct SprtSummary {
     double elo = 0;            // logistic Elo of mean, with its 95% interval
     double elo_error = 0;      // half-width of that interval in Elo (the +/- fastchess prints)
     double los = 0.5;          // likelihood of superiority, Phi((mean - 0.5) / standard error)
+    double games_per_observation = 0;  // k of the nElo normalisation (0: more than two seats, no nElo)
+    double nelo = 0, nelo_error = 0;   // normalised Elo and the half-width of its 95% interval (NaN: no spread)
+    SprtModel model = SprtModel::normalized;  // the model the LLR used
     double llr = 0;
     double lower = 0, upper = 0;
     SprtDecision decision = SprtDecision::none;
 };
+
+// LLR as a share of the bound it moves towards (fastchess's percentage): llr / upper when
+// llr >= 0, else llr / lower.
+double llr_fraction(const SprtSummary& summary);
 
 double logistic_score(double elo);  // 1 / (1 + 10^(-elo/400))
 double logistic_elo(double score);  // its inverse, score clamped into [1e-3, 1 - 1e-3]
@@ -89,12 +121,26 @@ int sprt_stop_index(const SprtParams& params, const std::vector<SprtObservation>
 // The test on the first `used` observations.
 SprtSummary evaluate_sprt_prefix(const SprtParams& params, const std::vector<SprtObservation>& observations, int used);
 
+// The least number of observations, each with every one of `comparisons` won (for the upper
+// bound) or lost (for the lower one), whose LLR reaches that bound; nullopt when more than `cap`
+// would be needed. A budget below both cannot end in a decision whatever the bots do.
+struct SprtReach {
+    std::optional<int> upper, lower;
+};
+SprtReach sprt_reach(const SprtParams& params, int comparisons, int cap);
+// "winning every game accepts H1 after 120 games at the least, losing every game H0 after 96",
+// counting `matches_per_observation` matches ("games") per observation.
+std::string reach_text(const SprtReach& reach, int matches_per_observation, int cap);
+// The least matches that could end the test, if any could.
+std::optional<long long> least_deciding_matches(const SprtReach& reach, int matches_per_observation);
+
 // The block fastchess prints, with "A vs B" in the title line; without params no LLR line.
 //   Results of new vs old (samurai, 2 games per deal set):
-//   Elo: 35.12 +/- 20.11, LOS: 99.94 %
+//   Elo: 35.12 +/- 20.11, nElo: 50.30 +/- 28.80, LOS: 99.94 %
 //   Deal sets: 60, Pairwise: 70-30-20 (W-L-D), Points: 80.0 (66.67 %)
 //   Ptnml(0-2): [3, 5, 20, 17, 15]
-//   LLR: 2.96 (-2.94, 2.94) [0.00, 5.00] H1 accepted
+//   SPRT: normalized model, elo0 and elo1 in nElo
+//   LLR: 2.96 (100.5%) (-2.94, 2.94) [0.00, 5.00] H1 accepted
 std::string format_sprt(const SprtSummary& summary, const std::optional<SprtParams>& params, const std::string& a,
                         const std::string& b, const std::string& context);
 

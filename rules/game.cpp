@@ -37,9 +37,18 @@ GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std:
     for (const auto& [key, value] : given) {
         auto it = std::find_if(specs.begin(), specs.end(), [&key = key](const GameOptionSpec& s) { return s.key == key; });
         if (it == specs.end()) {
+            // '_' and '-' are one for the hint: keys are written both ways.
+            const auto dashed = [](std::string k) {
+                std::replace(k.begin(), k.end(), '_', '-');
+                return k;
+            };
             std::vector<std::string> keys;
-            for (const auto& s : specs) keys.push_back(s.key);
-            throw UserError("unknown game option '" + key + "'" + did_you_mean(key, keys));
+            for (const auto& s : specs) keys.push_back(dashed(s.key));
+            const std::string near = closest_name(dashed(key), keys);
+            std::string hint;
+            for (const auto& s : specs)
+                if (!near.empty() && dashed(s.key) == near) hint = " (did you mean '" + s.key + "'?)";
+            throw UserError("unknown game option '" + key + "'" + hint);
         }
     }
     for (const auto& spec : specs) {

@@ -1,5 +1,6 @@
 #include "rules/registry.hpp"
 
+#include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
@@ -18,11 +19,13 @@ const std::vector<GameDescriptor>& all_games() {
 
 const GameDescriptor& find_game(const std::string& name) {
     std::string known;
+    std::vector<std::string> names;
     for (const auto& g : all_games()) {
         if (g.name == name) return g;
         known += (known.empty() ? "" : ", ") + g.name;
+        names.push_back(g.name);
     }
-    throw UserError("unknown game '" + name + "' (known: " + known + ")");
+    throw UserError("unknown game '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
 }
 
 }  // namespace arb

@@ -127,14 +127,16 @@ void run_plan_command(const PlanArgs& a) {
                         "cannot be handed out as jobs");
     const GameDescriptor& game = find_game(c.game);
     tournament::validate(c, game.min_bots, game.max_bots);
+    tournament::check_game_options(c, game.name, game.options);
     check_bots(tournament::participants_of(c));
     const fs::path dir = a.out;
     const std::string db = fs::absolute(a.tournament.common.db).lexically_normal().string();
     check_jobs_folder(dir, db, c.name);
-    // On this machine, before anything is written: a bot that cannot start here most likely
+    auto store = rating::Store::open(a.tournament.common.db, rating::OpenMode::create_or_open);
+    tournament::TournamentStore(store).check_resumable(c.name, c.identity_json());
+    // On this machine, before any job is written: a bot that cannot start here most likely
     // cannot start where the jobs run either (they share its path).
     preflight_bots(a.tournament, game, c, "no job was written");
-    auto store = rating::Store::open(a.tournament.common.db, rating::OpenMode::create_or_open);
     ensure_folder(dir, "--out");
 
     const std::vector<tournament::Job> unplayed = plan_matches(c, game, store);

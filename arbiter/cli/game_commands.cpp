@@ -1,5 +1,6 @@
 // arbiter games | play GAME ... | verify GAME FILE
 #include <algorithm>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,7 +27,7 @@ struct PlayArgs {
     std::uint64_t seed = 1;
     bool rotations = false;
     std::string transcript_dir;
-    std::string out_dir = "arbiter-out";
+    std::string out_dir;  // empty: a new folder under arbiter-out/
     std::string record_path;
     std::string replay_path;
     std::int64_t memory_mib = 400;
@@ -65,6 +66,39 @@ std::string match_stem(const std::string& game, std::uint64_t seed, int rotation
     return fmt::format("{}-seed{}-r{}", game, seed, rotation);
 }
 
+bool replay_is_folder(const std::string& game) { return replay_name(game).back() == '/'; }
+
+// The folder of this run: --out, else a new one under arbiter-out/ named by game, seed and UTC
+// time, so a second run never overwrites the first.
+std::filesystem::path match_folder(const GameDescriptor& game, const PlayArgs& args) {
+    namespace fs = std::filesystem;
+    if (!args.out_dir.empty()) {
+        ensure_folder(args.out_dir, "--out");
+        return args.out_dir;
+    }
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+    const fs::path base = fs::path("arbiter-out") / fmt::format("{}-seed{}-{}", game.name, args.seed, stamp);
+    fs::path folder = base;
+    for (int n = 2; fs::exists(folder); ++n) folder = base.string() + "-" + std::to_string(n);
+    ensure_folder(folder, "--out");
+    return folder;
+}
+
+// --replay names a file in every game; Koehandel writes a folder of player logs, so there it must
+// name a folder (ends in '/', exists as one, or has no extension).
+void check_replay_path(const GameDescriptor& game, const std::string& path) {
+    if (path.empty() || !replay_is_folder(game.name)) return;
+    const std::filesystem::path p = path;
+    if (path.back() == '/' || std::filesystem::is_directory(p) || !p.has_extension()) return;
+    throw UserError(fmt::format("--replay: {} writes a folder (one log per player), not a file like '{}'; give a folder, "
+                                "e.g. --replay {}-logs/",
+                                game.name, path, p.stem().string()));
+}
+
 void run_play(const GameDescriptor& game, const PlayArgs& args) {
     MatchRequest base;
     base.game = game.name;
@@ -76,35 +110,39 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     base.freeze_idle = args.freeze;
     check_bots(base.bots);
 
+    check_replay_path(game, args.replay_path);
+
     const int count = args.rotations ? static_cast<int>(base.bots.size()) : 1;
-    ensure_folder(args.out_dir, "--out");
-    base.log_dir = std::filesystem::path(args.out_dir) / "logs";
+    const std::filesystem::path folder = match_folder(game, args);
     std::vector<MatchRecord> records;
     for (int r = 0; r < count; ++r) {
         MatchRequest request = args.rotations ? rotated_request(base, r) : base;
         const std::string stem = match_stem(game.name, request.seed, r);
-        if (!args.transcript_dir.empty()) {
-            ensure_folder(args.transcript_dir, "--transcript");
-            request.transcript_path = std::filesystem::path(args.transcript_dir) / (stem + ".transcript");
-        }
-        if (!args.replay_path.empty()) {
-            std::filesystem::path p = args.replay_path;
+        const auto suffixed = [&](std::filesystem::path p) {  // one file per rotation
             if (count > 1) p.replace_filename(p.stem().string() + "-r" + std::to_string(r) + p.extension().string());
-            request.replay_path = p;
-        }
+            return p;
+        };
+        // Each rotation's stderr logs in a folder of their own: seats would overwrite each other's.
+        request.log_dir = folder / "logs" / (count > 1 ? stem : "");
+        ensure_folder(request.log_dir, "--out");
+        const std::filesystem::path transcript_dir =
+            args.transcript_dir.empty() ? folder : std::filesystem::path(args.transcript_dir);
+        ensure_folder(transcript_dir, "--transcript");
+        request.transcript_path = transcript_dir / (stem + ".transcript");
+        const std::string replay_file = replay_is_folder(game.name) ? stem + "-" + game.replay_file
+                                                                    : stem + "." + game.replay_file;
+        request.replay_path = args.replay_path.empty() ? folder / replay_file : suffixed(args.replay_path);
         if (count > 1) spdlog::info("rotation {}/{}", r + 1, count);
         MatchRecord record = run_match(game, request);
-        std::filesystem::path record_path = args.record_path.empty()
-                                                ? std::filesystem::path(args.out_dir) / (stem + ".json")
-                                                : std::filesystem::path(args.record_path);
-        if (count > 1 && !args.record_path.empty()) {
-            record_path.replace_filename(record_path.stem().string() + "-r" + std::to_string(r) +
-                                         record_path.extension().string());
-        }
+        const std::filesystem::path record_path =
+            args.record_path.empty() ? folder / (stem + ".json") : suffixed(args.record_path);
         std::ofstream(record_path) << nlohmann::json(record).dump(2) << "\n";
         print_match_result(std::cout, record);
         print_stderr_tails(std::cout, record);
-        std::cout << "record: " << record_path.string() << "\n";
+        std::cout << "record: " << record_path.string() << "\n"
+                  << "replay: " << request.replay_path.string() << (replay_is_folder(game.name) ? "/" : "") << "\n"
+                  << "transcript: " << request.transcript_path.string() << "\n"
+                  << "logs: " << request.log_dir.string() << "\n";
         records.push_back(std::move(record));
     }
     if (records.size() > 1) print_rotation_summary(std::cout, records);
@@ -144,10 +182,15 @@ void add_game_commands(CLI::App& app) {
             ->capture_default_str();
         sub->add_flag("--rotations", args->rotations,
                       "Play the same deals in every cyclic seat rotation (one match per seat)");
-        sub->add_option("--transcript", args->transcript_dir, "Write timestamped per-seat transcripts to DIR");
-        sub->add_option("--out", args->out_dir, "Directory for match records and bot logs")->capture_default_str();
-        sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in --out)");
-        sub->add_option("--replay", args->replay_path, "Write the game's replay/log file here");
+        sub->add_option("--transcript", args->transcript_dir,
+                        "Write timestamped per-seat transcripts to DIR (default: in the folder)");
+        sub->add_option("--out", args->out_dir,
+                        "Folder for the record, replay, transcript and bot logs (default: a new folder "
+                        "arbiter-out/GAME-seedN-TIME)");
+        sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in the folder)");
+        sub->add_option("--replay", args->replay_path,
+                        replay_is_folder(game.name) ? "Write the game's player logs into this folder (default: in the folder)"
+                                                    : "Write the game's replay/log file here (default: in the folder)");
         // The name this game's replay had before every game called it --replay.
         if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
         add_confinement_flags(sub, args->confinement);

@@ -85,6 +85,7 @@ HeadToHead prepare(const MatchArgs& args) {
     if (h.seats < h.game->min_bots || h.seats > h.game->max_bots || h.seats % 2 != 0)
         throw UserError(fmt::format("--players must be even and from {} to {} for game '{}', not {}", h.game->min_bots,
                                     h.game->max_bots, h.game->name, h.seats));
+    if (h.sprt) h.sprt->seats = h.seats;
     if (args.games < 1) throw UserError(fmt::format("--games must be at least 1, not {}", args.games));
     std::map<std::string, std::string> given;
     for (const auto& kv : args.sets) {
@@ -92,7 +93,11 @@ HeadToHead prepare(const MatchArgs& args) {
         if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
         given[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
-    h.options = GameOptions(h.game->options, given);
+    try {
+        h.options = GameOptions(h.game->options, given);
+    } catch (const UserError& e) {
+        throw UserError(fmt::format("--set: {}", e.what()));
+    }
     h.given_options = given;
     h.deal_sets = (args.games + h.seats - 1) / h.seats;
     h.seed = args.seed;
@@ -280,8 +285,24 @@ ladder::Verdict verdict_of(const HeadToHead& h, const rating::SprtSummary& s) {
     return ladder::Verdict::inconclusive;
 }
 
+// A budget too small for the SPRT to decide even if one bot wins every game is said before the
+// first match, with the least budget that could decide.
+void warn_unreachable_bounds(const HeadToHead& h) {
+    if (!h.sprt) return;
+    const int comparisons = h.seats / 2 * (h.seats / 2) * h.seats;  // A-B pairs over one deal set's rotations
+    constexpr int kCap = 1000000;  // deal sets
+    const rating::SprtReach reach = rating::sprt_reach(*h.sprt, comparisons, kCap);
+    const auto reachable = [&](const std::optional<int>& n) { return n && *n <= h.deal_sets; };
+    if (reachable(reach.upper) || reachable(reach.lower)) return;
+    const auto least = rating::least_deciding_matches(reach, h.seats);
+    spdlog::warn("match {} vs {}: --games {} cannot end the SPRT ({}) whatever the results: {}{}", h.a.name, h.b.name,
+                 h.deal_sets * h.seats, rating::to_string(*h.sprt), rating::reach_text(reach, h.seats, kCap),
+                 least ? fmt::format("; --games {} could", *least) : "");
+}
+
 void run_match_command(const MatchArgs& args) {
     const HeadToHead h = prepare(args);
+    warn_unreachable_bounds(h);
     auto store = rating::Store::open(args.db.empty() ? ":memory:" : args.db, rating::OpenMode::create_or_open);
     auto stored = stored_matches(h, store);
     if (!args.no_preflight && static_cast<int>(stored.size()) < h.deal_sets * h.seats) preflight_both(h);
@@ -330,8 +351,9 @@ void add_head_to_head_command(CLI::App& app) {
     m->add_option("--game", args->game, "Game name (arbiter games)")->required();
     m->add_option("--games", args->games, "Most games to play (rounded up to whole deal sets)")->required();
     m->add_option("--sprt", args->sprt,
-                  "Stop at a bound: elo0=E0 elo1=E1 alpha=A beta=B (logistic Elo; defaults 0 5 0.05 0.05)")
-        ->expected(1, 4);
+                  "Stop at a bound: elo0=E0 elo1=E1 alpha=A beta=B model=normalized|logistic|bayesian (fastchess's "
+                  "string; defaults 0 5 0.05 0.05 normalized: elo in nElo)")
+        ->expected(1, 5);
     m->add_option("--set", args->sets, "Game option KEY=VALUE (repeatable)");
     m->add_option("--seed", args->seed, "Seed of the deal sets (default 1)")->check(unsigned_integer());
     m->add_option("--players", args->players, "Seats per match, even: A and B alternate (default 2)");
@@ -349,7 +371,7 @@ void add_head_to_head_command(CLI::App& app) {
         "Each deal set is played once per rotation of the seats, with A and B alternating (A, B, A, B, ...): a game of\n"
         "two seats plays every deal twice, sides swapped; --players 4 (Planowanie) seats two copies of each bot (the\n"
         "second as <name>#2) and plays four rotations. One deal set is one observation: A's mean pairwise score\n"
-        "against B over its games. Put A and B first: --sprt takes up to four words.\n"
+        "against B over its games. --sprt (or fastchess's -sprt) takes the KEY=VALUE words that follow it.\n"
         "With --sprt the run stops when the log-likelihood ratio of H1 (A is elo1 stronger) against H0 (A is elo0\n"
         "stronger) leaves (ln(beta/(1-alpha)), ln((1-beta)/alpha)): better (exit 0) when H1 is accepted, worse (4)\n"
         "when H0 is (A is at most about elo0 stronger: with elo0=0, worse or equal), inconclusive (3) when --games\n"
@@ -359,7 +381,7 @@ void add_head_to_head_command(CLI::App& app) {
         "its folder d<set>-s<rotation> (record.json, replay, transcript, logs/) under --out, or beside the --db file.\n\n"
         "Example:\n"
         "  arbiter match \"name=new cmd=./new_bot\" \"name=old cmd=./old_bot\" --game planowanie --games 400 \\\n"
-        "      --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05");
+        "      -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized");
     m->callback([args] { run_match_command(*args); });
 }
 

@@ -1,8 +1,12 @@
 // arbiter: seeded, reproducible matches, tournaments and ladders for contest bots.
+#include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -39,6 +43,19 @@ bool explain_unknown_game(const CLI::App& app) {
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     std::fprintf(stderr, "arbiter%s: unknown game '%s'%s; the games are %s (see arbiter games)\n", path.c_str(),
                  words.front().c_str(), arb::did_you_mean(words.front(), names).c_str(), list.c_str());
+    return true;
+}
+
+// `arbiter tournamnet`: a word where a command was expected (CLI11 says only that one is required).
+bool explain_unknown_command(const CLI::App& app) {
+    if (!app.get_subcommands().empty()) return false;
+    const std::vector<std::string> words = app.remaining();
+    if (words.empty() || words.front().rfind("-", 0) == 0) return false;
+    std::vector<std::string> names;
+    for (const CLI::App* c : app.get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); }))
+        names.push_back(c->get_name());
+    std::fprintf(stderr, "arbiter: unknown command '%s'%s (see arbiter --help)\n", words.front().c_str(),
+                 arb::did_you_mean(words.front(), names).c_str());
     return true;
 }
 
@@ -104,6 +121,32 @@ bool explain_unknown_flag(const CLI::App& app) {
     return false;
 }
 
+// A KEY=VALUE word of an SPRT string: no blank in it (a bot spec "name=a cmd=..." has one).
+bool is_setting_word(const std::string& word) {
+    const auto eq = word.find('=');
+    if (eq == std::string::npos || eq == 0 || word.find_first_of(" \t") != std::string::npos) return false;
+    return std::all_of(word.begin(), word.begin() + eq, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// fastchess's spelling works unchanged: `-sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized`
+// is `--sprt`, and the KEY=VALUE words after it become its one argument, so the bots or any flag
+// may follow it.
+std::vector<std::string> joined_sprt_words(int argc, char** argv) {
+    std::vector<std::string> out;
+    for (int i = 0; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (i == 0 || (word != "-sprt" && word != "--sprt")) {
+            out.push_back(word);
+            continue;
+        }
+        out.push_back("--sprt");
+        std::string value;
+        for (; i + 1 < argc && is_setting_word(argv[i + 1]); ++i) value += (value.empty() ? "" : " ") + std::string(argv[i + 1]);
+        if (!value.empty()) out.push_back(value);
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -134,13 +177,17 @@ int main(int argc, char** argv) {
     arb::cli::add_view_command(app);
     add_log_flags(&app, verbose, quiet);
 
+    const std::vector<std::string> words = joined_sprt_words(argc, argv);
+    std::vector<const char*> word_pointers;
+    for (const auto& w : words) word_pointers.push_back(w.c_str());
     try {
-        app.parse(argc, argv);
+        app.parse(static_cast<int>(word_pointers.size()), word_pointers.data());
     } catch (const CLI::ExtrasError& e) {
-        if (explain_unknown_game(app) || explain_unknown_flag(app)) return arb::kUsageExitCode;
+        if (explain_unknown_command(app) || explain_unknown_game(app) || explain_unknown_flag(app))
+            return arb::kUsageExitCode;
         return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
     } catch (const CLI::RequiredError& e) {
-        if (explain_unknown_game(app)) return arb::kUsageExitCode;
+        if (explain_unknown_command(app) || explain_unknown_game(app)) return arb::kUsageExitCode;
         return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);

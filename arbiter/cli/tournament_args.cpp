@@ -71,7 +71,10 @@ void use_game_spelling(tournament::TournamentConfig& c, const std::vector<GameOp
 tournament::TournamentConfig base_config(const CommonArgs& a) {
     tournament::TournamentConfig c;
     if (!a.config_path.empty()) c = tournament::read_tournament_config(a.config_path);
-    if (!a.game.empty()) c.game = a.game;
+    if (!a.game.empty()) {
+        c.game = a.game;
+        c.game_location = "--game";
+    }
     std::vector<GameOptionSpec> specs;
     for (const auto& g : all_games())
         if (g.name == c.game) specs = g.options;
@@ -80,6 +83,11 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     if (!a.config_path.empty())
         tournament::resolve_relative_paths(c, std::filesystem::absolute(a.config_path).parent_path(), specs);
     if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
+    try {
+        (void)find_game(c.game);
+    } catch (const UserError& e) {
+        throw UserError(c.game_location.empty() ? std::string(e.what()) : c.game_location + ": " + e.what());
+    }
     for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& kv : a.sets) {
         const auto eq = kv.find('=');
@@ -128,6 +136,7 @@ tournament::TournamentConfig tournament_config_from(const TournamentArgs& a) {
     tournament::TournamentConfig c = base_config(a.common);
     if (!a.name.empty()) c.name = a.name;
     if (!a.format.empty()) {
+        c.pairing_given = true;
         if (a.format == "groups") c.format = tournament::Format::groups;
         else if (a.format == "round-robin") c.format = tournament::Format::round_robin;
         else if (a.format == "gauntlet") c.format = tournament::Format::gauntlet;

@@ -26,6 +26,7 @@
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/preflight.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
+#include "arbiter/tournament/tournament_store.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/sprt.hpp"
 #include "rating/bootstrap.hpp"
@@ -76,12 +77,15 @@ void run_tournament_command(const TournamentArgs& a) {
     TournamentConfig c = tournament_config_from(a);
     const GameDescriptor& game = find_game(c.game);
     tournament::validate(c, game.min_bots, game.max_bots);
+    tournament::check_game_options(c, game.name, game.options);
     check_bots(tournament::participants_of(c));
+    // The checks that cost nothing (database, config, resume) before the pre-flight starts bots.
+    auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
+    tournament::TournamentStore(store).check_resumable(c.name, c.identity_json());
 
     tournament::RunnerOptions options;
     options.forfeits.broken = preflight_bots(a, game, c, "the tournament did not start");
     options.forfeits.max_faults = a.max_faults;
-    auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
     options.jobs = jobs_of(c);
     options.progress_out = a.no_progress ? nullptr : stderr;
     options.progress_on_terminal = isatty(fileno(stderr)) != 0;
@@ -153,6 +157,7 @@ void run_ladder_command(const LadderArgs& a) {
     request.jobs = jobs_of(request.config);
     request.preflight = !a.no_preflight;
     const GameDescriptor& game = find_game(request.config.game);
+    tournament::check_game_options(request.config, game.name, game.options);
     if (request.config.players && (request.config.players < game.min_bots || request.config.players > game.max_bots))
         throw UserError(fmt::format("game '{}' takes {} to {} bots per match", game.name, game.min_bots, game.max_bots));
     std::vector<BotSpec> all = request.config.bots;
@@ -258,8 +263,9 @@ void add_tournament_commands(CLI::App& app) {
     l->footer("Example:\n  arbiter ladder --config configs/nightly-ladder.json --db ladder.sqlite "
               "--add \"name=mybot-v2 cmd=./mybot\"");
     l->add_option("--sprt", l_args->sprt,
-                  "Judge against the previous version by an SPRT, stopping at a bound: elo0=E0 elo1=E1 alpha=A beta=B")
-        ->expected(1, 4);
+                  "Judge against the previous version by an SPRT, stopping at a bound: elo0=E0 elo1=E1 alpha=A beta=B "
+                  "model=normalized|logistic|bayesian (fastchess's string, also as -sprt; default model normalized)")
+        ->expected(1, 5);
     add_interval_options(l, l_args->intervals, l_args->bootstrap,
                          "Interval and LOS the stop and the verdict use: bayeselo (covariance) or bootstrap (over "
                          "ladder rounds, honest for games of more than two)");

@@ -61,7 +61,8 @@ private:
     void play_round(const std::vector<int>& group, int round);
     MatchRequest match_request(const std::vector<int>& group, const std::vector<int>& seats, int round, int s) const;
     tournament::History history_before(int round) const;
-    bool sprt_on() const { return cfg_.ladder.sprt && outcome_.previous; }
+    bool sprt_on() const { return sprt_ && outcome_.previous; }
+    void warn_unreachable_bounds() const;
     rating::SprtSummary sprt_before(int round) const;
     rating::RatingResult fit_history(const tournament::History& history, int round,
                                      std::string* description = nullptr) const;
@@ -89,6 +90,7 @@ private:
     rating::EloOptions elo_options_;
     LadderOutcome outcome_;
     bool failed_preflight_ = false;
+    std::optional<rating::SprtParams> sprt_;  // the ladder's SPRT with the seats of its rounds
 };
 
 LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, rating::Store& store,
@@ -112,6 +114,8 @@ LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, r
     elo_options_.want_los = true;
     outcome_.game = game.name;
     outcome_.bot = new_name_;
+    sprt_ = cfg_.ladder.sprt;
+    if (sprt_) sprt_->seats = group_size_;
 }
 
 LadderOutcome LadderRun::run() {
@@ -119,19 +123,22 @@ LadderOutcome LadderRun::run() {
     if (group_size_ < game_.min_bots) {
         outcome_.verdict = Verdict::baseline;
         outcome_.stop_reason = fmt::format("the pool has {} other bot(s); a match needs {}", pool_.size(), game_.min_bots);
-    } else if (const auto failure = preflight_failure()) {
-        failed_preflight_ = true;
-        outcome_.verdict = Verdict::broken;
-        outcome_.stop_reason = "failed the pre-flight: " + *failure;
     } else {
-        play_rounds();
-        if (outcome_.interrupted) return outcome_;
+        warn_unreachable_bounds();
+        if (const auto failure = preflight_failure()) {
+            failed_preflight_ = true;
+            outcome_.verdict = Verdict::broken;
+            outcome_.stop_reason = "failed the pre-flight: " + *failure;
+        } else {
+            play_rounds();
+            if (outcome_.interrupted) return outcome_;
+        }
     }
     rate_pool_and_snapshot();
     if (sprt_on() && outcome_.verdict != Verdict::baseline) {
-        outcome_.sprt_params = cfg_.ladder.sprt;
+        outcome_.sprt_params = sprt_;
         outcome_.sprt = sprt_before(kAllRounds);
-        outcome_.sprt_block = rating::format_sprt(*outcome_.sprt, cfg_.ladder.sprt, new_name_, *outcome_.previous,
+        outcome_.sprt_block = rating::format_sprt(*outcome_.sprt, sprt_, new_name_, *outcome_.previous,
                                                   fmt::format("{}, ladder rounds of {} seats", game_.name, group_size_));
     }
     if (outcome_.verdict != Verdict::baseline && !failed_preflight_) outcome_.verdict = verdict();
@@ -151,6 +158,24 @@ void LadderRun::choose_previous() {
     }
     for (const auto& b : bots_)
         if (b.family == bots_[me_].family && b.seq < bots_[me_].seq) outcome_.previous = b.name;
+}
+
+// A game budget too small for the SPRT to decide even if one of the two wins every game is said
+// before the first match, with the least budget that could decide. A round seats new and
+// previous once in each of its group_size_ matches.
+void LadderRun::warn_unreachable_bounds() const {
+    if (!sprt_on()) return;
+    constexpr int kCap = 1000000;  // rounds
+    const int rounds = (cfg_.ladder.max_matches + group_size_ - 1) / group_size_;
+    const rating::SprtReach reach = rating::sprt_reach(*sprt_, group_size_, kCap);
+    const auto reachable = [&](const std::optional<int>& n) { return n && *n <= rounds; };
+    if (reachable(reach.upper) || reachable(reach.lower)) return;
+    const auto least = rating::least_deciding_matches(reach, group_size_);
+    spdlog::warn("ladder {}: a game budget of {} matches cannot end the SPRT against {} ({}) whatever the results: "
+                 "{}{}",
+                 new_name_, cfg_.ladder.max_matches, *outcome_.previous, rating::to_string(*sprt_),
+                 rating::reach_text(reach, group_size_, kCap),
+                 least ? fmt::format("; --max-matches {} could", *least) : "");
 }
 
 // Why the new bot cannot get through the game's set-up, if it cannot; checked before its first
@@ -320,7 +345,7 @@ rating::SprtSummary LadderRun::sprt_before(int round) const {
         const auto o = rating::observation_of(records, {new_name_}, {*outcome_.previous});
         if (o.comparisons() > 0) observations.push_back(o);
     }
-    return rating::evaluate_sprt(*cfg_.ladder.sprt, observations);
+    return rating::evaluate_sprt(*sprt_, observations);
 }
 
 // The new bot's stored matches in rounds before `round`; adds the faulted ones to *faulted.
@@ -480,6 +505,7 @@ std::string LadderOutcome::to_json() const {
         t["elo1"] = sprt_params->elo1;
         t["alpha"] = sprt_params->alpha;
         t["beta"] = sprt_params->beta;
+        t["model"] = rating::to_string(sprt->model);
         t["llr"] = sprt->llr;
         t["lower"] = sprt->lower;
         t["upper"] = sprt->upper;
@@ -490,6 +516,10 @@ std::string LadderOutcome::to_json() const {
         t["elo"] = sprt->elo;
         t["elo_error"] = sprt->elo_error;
         t["los"] = sprt->los;
+        if (sprt->games_per_observation > 0 && !std::isnan(sprt->nelo)) {
+            t["nelo"] = sprt->nelo;
+            t["nelo_error"] = sprt->nelo_error;
+        }
         j["sprt"] = t;
     }
     if (!intervals.empty()) j["intervals"] = intervals;

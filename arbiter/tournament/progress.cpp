@@ -84,14 +84,14 @@ std::string ordinal(int n) {
 }  // namespace
 
 std::string finished_match_line(int done, std::optional<int> total, const ScheduledMatch& m, const MatchRecord& r) {
-    std::vector<const ParticipantResult*> seats;
-    for (const auto& p : r.participants) seats.push_back(&p);
-    std::stable_sort(seats.begin(), seats.end(), [](auto* a, auto* b) { return a->rank < b->rank; });
     std::string line = fmt::format("Finished match {}{} r{}/g{}/s{}:", done, total ? "/" + std::to_string(*total) : "",
                                    m.round, m.group, m.seating);
-    for (std::size_t i = 0; i < seats.size(); ++i) {
-        const auto& p = *seats[i];
-        line += fmt::format("{} {} {} {:g}", i ? "," : "", p.bot, ordinal(p.rank), p.score);
+    // Seat order, as `arbiter matches` and the report list them; a shared rank reads "=1st".
+    for (std::size_t i = 0; i < r.participants.size(); ++i) {
+        const auto& p = r.participants[i];
+        const bool shared = std::count_if(r.participants.begin(), r.participants.end(),
+                                          [&p](const ParticipantResult& o) { return o.rank == p.rank; }) > 1;
+        line += fmt::format("{} {} {}{} {:g}", i ? "," : "", p.bot, shared ? "=" : "", ordinal(p.rank), p.score);
         if (p.status != SeatStatus::ok) line += fmt::format(" ({})", to_string(p.status));
     }
     return line + "\n";

@@ -47,8 +47,8 @@ private:
     bool open_line_ = false;  // a redrawn line without its newline is on the terminal
 };
 
-// "Finished match 7/32 r0/g1/s2: heur 1st 312, r1 2nd 180 (timeout)": seats by rank, each
-// seat's fault in brackets.
+// "Finished match 7/32 r0/g1/s2: r1 2nd 180 (timeout), heur 1st 312": seats in seat order with
+// their rank ("=1st" when shared), each seat's fault in brackets.
 std::string finished_match_line(int done, std::optional<int> total, const ScheduledMatch& match,
                                 const MatchRecord& record);
 

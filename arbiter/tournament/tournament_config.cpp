@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include "core/did_you_mean.hpp"
 #include "core/json_text.hpp"
@@ -165,10 +166,12 @@ public:
         TournamentConfig c;
         if (has("name")) c.name = text("name");
         c.game = has("game") ? text("game") : "";
+        if (has("game")) c.game_location = where("/game");
         // 'format' is the earlier name of 'pairing', still read with the same meaning.
         if (has("pairing") && has("format")) fail("/format", "give 'pairing' or its old name 'format', not both");
         if (const char* key = has("pairing") ? "pairing" : has("format") ? "format" : nullptr) {
             const std::string f = text(key);
+            c.pairing_given = true;
             if (f == "groups") c.format = Format::groups;
             else if (f == "round-robin") c.format = Format::round_robin;
             else if (f == "gauntlet") c.format = Format::gauntlet;
@@ -266,7 +269,7 @@ private:
         return out;
     }
     rating::SprtParams sprt_setting(const std::string& pointer, const json& value) const {
-        if (!value.is_string()) fail(pointer, "'ladder.sprt' must be a string like \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"");
+        if (!value.is_string()) fail(pointer, "'ladder.sprt' must be a string like \"elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized\"");
         try {
             return rating::parse_sprt(value.get<std::string>());
         } catch (const UserError& e) {
@@ -283,7 +286,7 @@ private:
         for (const auto& [key, value] : l.items()) {
             const std::string pointer = "/ladder/" + key;
             if (std::find(keys.begin(), keys.end(), key) == keys.end())
-                fail(pointer, "unknown key 'ladder." + key + "'");
+                fail(pointer, "unknown key 'ladder." + key + "'" + did_you_mean(key, keys));
             if (key == "sprt") {
                 s.sprt = sprt_setting(pointer, value);
                 continue;
@@ -444,6 +447,45 @@ void resolve_relative_paths(TournamentConfig& c, const std::filesystem::path& ba
     if (!c.out_dir.empty()) c.out_dir = from_base(c.out_dir).string();
 }
 
+namespace {
+
+// Did-you-mean for a game option, '_' and '-' taken as one (a key is written either way).
+std::string option_hint(const std::string& key, const std::vector<std::string>& keys) {
+    const auto dashed = [](std::string k) {
+        std::replace(k.begin(), k.end(), '_', '-');
+        return k;
+    };
+    std::vector<std::string> dashed_keys;
+    for (const auto& k : keys) dashed_keys.push_back(dashed(k));
+    const std::string near = closest_name(dashed(key), dashed_keys);
+    if (near.empty()) return "";
+    return fmt::format(" (did you mean '{}'?)", keys[std::find(dashed_keys.begin(), dashed_keys.end(), near) - dashed_keys.begin()]);
+}
+
+}  // namespace
+
+void check_game_options(const TournamentConfig& c, const std::string& game, const std::vector<GameOptionSpec>& specs) {
+    const auto place = [&c](const std::string& key) {
+        const auto at = c.option_locations.find(key);
+        return at == c.option_locations.end() ? std::string() : at->second + ": ";
+    };
+    std::vector<std::string> keys;
+    for (const auto& spec : specs) keys.push_back(spec.key);
+    for (const auto& [key, value] : c.options) {
+        if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        throw UserError(fmt::format("{}unknown option '{}' for game '{}'{}", place(key), key, game, option_hint(key, keys)));
+    }
+    for (const auto& [key, value] : c.options) {
+        try {
+            (void)GameOptions(specs, {{key, value}});
+        } catch (const UserError& e) {
+            // A missing required option is judged on the whole set below, not per key.
+            if (std::string(e.what()).find("is required") == std::string::npos) throw UserError(place(key) + e.what());
+        }
+    }
+    (void)GameOptions(specs, c.options);
+}
+
 void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
     if (c.name.empty()) throw UserError("the tournament needs a name (config key 'name' or --tournament)");
     // Values given on the command line skip the config reader's checks.
@@ -458,6 +500,7 @@ void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
     check("ladder max matches", c.ladder.max_matches, 0, kMaxLadderMatches);
     check("ladder min rounds", c.ladder.min_rounds, 0, kMaxRounds);
     if (c.name.find('/') != std::string::npos) throw UserError("tournament name '" + c.name + "' must not contain '/'");
+    const bool players_given = c.players != 0;
     if (c.players == 0) c.players = c.format == Format::groups ? 4 : game_min_bots;
     if (c.players < game_min_bots || c.players > game_max_bots) {
         throw UserError(fmt::format("game '{}' takes {} to {} bots per match; 'players' is {}", c.game, game_min_bots,
@@ -475,11 +518,22 @@ void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
         case Format::groups: {
             const int missing = (c.players - field % c.players) % c.players;
             if (field == 0) throw UserError("the tournament has no bots");
-            if (missing > static_cast<int>(c.house_bots.size())) {
-                throw UserError(fmt::format("{} bots need {} house bot(s) to fill groups of {}; the config has {}", field,
-                                            missing, c.players, c.house_bots.size()));
+            if (missing <= static_cast<int>(c.house_bots.size())) break;
+            // Too few bots for one group and no pairing asked for (two bots for a two-player game):
+            // a round-robin of matches of the given size, or of the game's smallest, plays them.
+            const int rr_players = players_given ? c.players : game_min_bots;
+            if (!c.pairing_given && c.house_bots.empty() && field < c.players && field >= rr_players) {
+                spdlog::info("{} bots cannot fill groups of {}: playing a round-robin of {}-player matches "
+                             "(--pairing round-robin --players {})",
+                             field, c.players, rr_players, rr_players);
+                c.format = Format::round_robin;
+                c.players = rr_players;
+                break;
             }
-            break;
+            throw UserError(fmt::format("{} bots need {} house bot(s) to fill groups of {}; there are {} (add --house-bot, "
+                                        "or play --pairing round-robin --players {})",
+                                        field, missing, c.players, c.house_bots.size(),
+                                        std::min(field, std::max(game_min_bots, 2))));
         }
         case Format::round_robin:
             if (field + static_cast<int>(c.house_bots.size()) < c.players)

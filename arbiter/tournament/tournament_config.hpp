@@ -90,8 +90,10 @@ struct TournamentConfig {
     std::int64_t disk_mib = 256;               // bounds on a bot's writes; confinement settings below are
     std::vector<std::string> pass_env;         // not part of the identity either
     std::vector<std::string> allow_syscalls;
-    std::map<std::string, std::string> option_locations;
-    LadderSettings ladder;  // option key -> "FILE:LINE" for messages
+    std::map<std::string, std::string> option_locations;  // option key -> "FILE:LINE" for messages
+    std::string game_location;  // "FILE:LINE" of the config key 'game', when it came from a file
+    bool pairing_given = false;  // by the config or --pairing: not replaced by one that works
+    LadderSettings ladder;
 
     // Puts the confinement settings (sandbox, seat users, disk, environment, syscalls) on `limits`.
     void confine(Limits& limits) const {
@@ -123,6 +125,11 @@ std::string expand_variables(const std::string& text);
 // of bots without dir=, game options of kind path, and out. Absolute paths are left alone.
 void resolve_relative_paths(TournamentConfig& config, const std::filesystem::path& base,
                             const std::vector<GameOptionSpec>& specs);
+
+// Checks the game options against the game's: an unknown key is named with its place (FILE:LINE
+// or --set) and the nearest key the game has; a value of the wrong kind likewise.
+void check_game_options(const TournamentConfig& config, const std::string& game,
+                        const std::vector<GameOptionSpec>& specs);
 
 // Checks the config against the game (player counts, option keys, challengers) and fills
 // defaults. Throws UserError naming the problem.

@@ -80,15 +80,7 @@ TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor
     : config_(std::move(config)), game_(game), store_(store), play_(std::move(play)), fit_(std::move(fit)),
       options_(options) {
     for (const auto& b : participants_of(config_)) specs_.emplace(b.name, b);
-    for (const auto& [key, value] : config_.options) {
-        const bool known = std::any_of(game_.options.begin(), game_.options.end(),
-                                       [&key = key](const GameOptionSpec& s) { return s.key == key; });
-        if (!known) {
-            auto at = config_.option_locations.find(key);
-            throw UserError(fmt::format("{}unknown option '{}' for game '{}'",
-                                        at == config_.option_locations.end() ? "" : at->second + ": ", key, game_.name));
-        }
-    }
+    check_game_options(config_, game_.name, game_.options);
     game_options_ = GameOptions(game_.options, config_.options);
     // Every match leaves its folder under --out, else beside a database that is a file.
     if (!config_.out_dir.empty()) files_root_ = std::filesystem::absolute(config_.out_dir);

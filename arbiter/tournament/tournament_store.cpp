@@ -8,7 +8,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <functional>
+#include <map>
+#include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/user_error.hpp"
@@ -71,7 +75,49 @@ std::string run_lock_path(const std::string& db_path, const std::string& name) {
 std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 std::uint64_t from_sql(std::int64_t v) { return static_cast<std::uint64_t>(v); }
 
+// "rounds: 3 then, 4 now; seed: 1 then, 2 now": the keys of two identities that differ, by JSON
+// pointer ("ladder.sprt"), lists compared whole.
+std::string identity_differences(const std::string& stored, const std::string& now) {
+    const nlohmann::json a = nlohmann::json::parse(stored, nullptr, false), b = nlohmann::json::parse(now, nullptr, false);
+    if (a.is_discarded() || b.is_discarded() || !a.is_object() || !b.is_object()) return "";
+    std::map<std::string, std::pair<std::string, std::string>> differ;
+    const std::function<void(const std::string&, const nlohmann::json*, const nlohmann::json*)> walk =
+        [&](const std::string& path, const nlohmann::json* x, const nlohmann::json* y) {
+            if (x && y && x->is_object() && y->is_object()) {
+                std::set<std::string> keys;
+                for (const auto& [k, v] : x->items()) keys.insert(k);
+                for (const auto& [k, v] : y->items()) keys.insert(k);
+                for (const auto& k : keys)
+                    walk(path.empty() ? k : path + "." + k, x->contains(k) ? &x->at(k) : nullptr,
+                         y->contains(k) ? &y->at(k) : nullptr);
+                return;
+            }
+            if (x && y && *x == *y) return;
+            differ[path] = {x ? x->dump() : "(none)", y ? y->dump() : "(none)"};
+        };
+    walk("", &a, &b);
+    std::string out;
+    for (const auto& [key, values] : differ)
+        out += fmt::format("{}{}: {} then, {} now", out.empty() ? "" : "; ", key, values.first, values.second);
+    return out;
+}
+
+void check_same_identity(const std::string& name, const std::string& path, const std::string& stored,
+                         const std::string& now) {
+    if (stored == now) return;
+    const std::string differences = identity_differences(stored, now);
+    throw UserError("tournament '" + name + "' in " + path + " was created with a different config" +
+                    (differences.empty() ? "" : " (" + differences + ")") +
+                    "; to resume it use the same config, to start a new one give it another name");
+}
+
 }  // namespace
+
+void TournamentStore::check_resumable(const std::string& name, const std::string& identity_json) const {
+    auto q = store_.prepare("SELECT identity_json FROM tournament WHERE name = ?1");
+    q.bind(1, name);
+    if (q.step()) check_same_identity(name, store_.path(), q.column_text(0), identity_json);
+}
 
 TournamentStore::TournamentStore(rating::Store& store) : store_(store) {
     store_.ensure_component_schema("tournament", migrations());
@@ -83,11 +129,7 @@ void TournamentStore::open_tournament(const std::string& name, const std::string
         auto q = store_.prepare("SELECT identity_json FROM tournament WHERE name = ?1");
         q.bind(1, name);
         if (q.step()) {
-            if (q.column_text(0) != identity_json) {
-                throw UserError("tournament '" + name + "' in " + store_.path() +
-                                " was created with a different config; to resume it use the same config, "
-                                "to start a new one give it another name");
-            }
+            check_same_identity(name, store_.path(), q.column_text(0), identity_json);
             return;
         }
         auto insert = store_.prepare(

@@ -30,6 +30,9 @@ public:
     // Creates the tournament, or checks that the stored one has the same identity (a resumed
     // run must be the same tournament). UserError naming the tournament when it differs.
     void open_tournament(const std::string& name, const std::string& game, const std::string& identity_json);
+    // The same check without creating anything, for a run that wants to refuse before it starts
+    // a bot: UserError naming each key that differs, with the stored and the new value.
+    void check_resumable(const std::string& name, const std::string& identity_json) const;
 
     // Marks the tournament as being run by this process. UserError if another process holds it
     // (two arbiters must not play the same schedule). The guard is an flock on a lock file beside

@@ -7,6 +7,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
@@ -298,7 +299,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         r.score = session.result_score(p);
         r.status = fault.empty() ? SeatStatus::ok : table.status(p - 1);
         if (!fault.empty() && r.status == SeatStatus::ok) r.status = SeatStatus::illegal;
-        r.detail = fault.empty() ? (session.winner() == p ? "winner" : (session.aborted() ? "game stopped by a fault" : "")) : fault;
+        r.detail = fault.empty() ? (session.aborted() ? "game stopped by a fault" : "") : fault;
         if (const std::size_t n = m.ignored[static_cast<std::size_t>(p - 1)]; n > 0) {
             r.detail += fmt::format("{}{} line{} after `end` ignored", r.detail.empty() ? "" : "; ", n, n == 1 ? "" : "s");
         }
@@ -314,7 +315,16 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         }
     }
     result.pairs = derive_pairs_by_rank(result.participants);
-    result.end_reason = session.winner() ? fmt::format("turn limit; winner P{}", session.winner()) : "turn limit; no winner";
+    // Equal scores share the first place (smartdog.md, ties): the wire's lowest-id winner is kept
+    // for the `finished` line only.
+    std::vector<int> first;
+    for (const auto& r : result.participants)
+        if (session.winner() && r.rank == 1 && r.status == SeatStatus::ok) first.push_back(r.seat + 1);
+    for (auto& r : result.participants)
+        if (first.size() == 1 && r.seat + 1 == first.front()) r.detail = "winner" + (r.detail.empty() ? "" : "; " + r.detail);
+    result.end_reason = first.empty()       ? "turn limit; no winner"
+                        : first.size() == 1 ? fmt::format("turn limit; winner P{}", first.front())
+                                            : fmt::format("turn limit; tie for first: P{}", fmt::join(first, ", P"));
     if (session.aborted()) result.end_reason = "stopped by a fault (--on-fault abort); no winner";
     return result;
 }

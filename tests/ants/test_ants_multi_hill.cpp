@@ -60,7 +60,8 @@ TEST_CASE("multi-hill: the map files give the recorded hill order and water") {
         {"maze_07p_01__seven_bots", kGames / "maps/maze_07p_01.map"},
         {"cell_maze_p10_02__ten_bots", kGames / "maps/cell_maze_p10_02.map"},
     };
-    for (const auto& [name, map_file] : cases) {
+    for (const auto& [game_name, map_file] : cases) {
+        const char* name = game_name;  // CAPTURE's lambda cannot name a structured binding (clang 14)
         CAPTURE(name);
         const auto game = arb::ants::load_recorded_game(kGames / (std::string(name) + ".replay.json"));
         const auto map = arb::ants::load_map_file(map_file.string());

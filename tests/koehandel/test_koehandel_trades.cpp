@@ -91,7 +91,9 @@ TEST_CASE("koehandel: first edition: the winner's offer goes to the loser, the l
 }
 
 TEST_CASE("koehandel: two cards move only when both hold exactly two (ruling 14)") {
-    for (auto [s_count, w_count, moved] : {std::tuple{2, 2, 2}, std::tuple{1, 2, 1}, std::tuple{2, 3, 1}}) {
+    for (auto [s_held, w_held, moved] : {std::tuple{2, 2, 2}, std::tuple{1, 2, 1}, std::tuple{2, 3, 1}}) {
+        // CAPTURE's lambda cannot name a structured binding (clang 14): copies.
+        const int s_count = s_held, w_count = w_held;
         CAPTURE(s_count);
         CAPTURE(w_count);
         TradeSetup t(Edition::second, s_count, w_count, "t");

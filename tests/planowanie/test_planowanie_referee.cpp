@@ -192,7 +192,8 @@ TEST_CASE("planowanie referee: framing variants from bots are tolerated") {
         {"blank lines after", [&](std::string s) { return s + "\n\n"; }},
         {"debug line before", [&](std::string s) { return "thinking...\n" + s; }},
     };
-    for (const auto& [name, rewrite] : variants) {
+    for (const auto& [variant, rewrite] : variants) {
+        const char* name = variant;  // CAPTURE's lambda cannot name a structured binding (clang 14)
         CAPTURE(name);
         const RefereeResult r = run_with(rewrite);
         CHECK(r.end_reason == "completed");

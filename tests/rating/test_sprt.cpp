@@ -3,11 +3,16 @@
 // at test time.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/user_error.hpp"
 #include "rating/sprt.hpp"
@@ -62,17 +67,28 @@ TEST_CASE("--sprt strings: keys, defaults, ranges, one-line errors") {
     CHECK(d.elo1 == 10);
     CHECK(d.alpha == 0.01);
     CHECK(d.beta == 0.05);
-    CHECK(to_string(p) == "elo0=-2.5 elo1=7 alpha=0.1 beta=0.2");
+    CHECK(p.model == SprtModel::normalized);  // fastchess's default
+    CHECK(to_string(p) == "elo0=-2.5 elo1=7 alpha=0.1 beta=0.2 model=normalized");
+    // fastchess's option string, unchanged.
+    const SprtParams f = parse_sprt("elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized");
+    CHECK(f.model == SprtModel::normalized);
+    CHECK(parse_sprt("model=logistic").model == SprtModel::logistic);
+    CHECK(parse_sprt("model=bayesian").model == SprtModel::bayesian);
+    CHECK(error_of("model=logistc") ==
+          "--sprt: unknown model 'logistc' (did you mean 'logistic'?) (the models are normalized, logistic, bayesian)");
+    CHECK(error_of("modle=logistic") ==
+          "--sprt: unknown key 'modle' (did you mean 'model'?) (the keys are elo0, elo1, alpha, beta, model)");
     CHECK(error_of("elo0=0 elo0=1") == "--sprt: 'elo0' is given twice");
-    CHECK(error_of("elo2=3") == "--sprt: unknown key 'elo2' (the keys are elo0, elo1, alpha, beta)");
-    CHECK(error_of("elo1") == "--sprt wants KEY=VALUE words (elo0, elo1, alpha, beta), not 'elo1'");
+    CHECK(error_of("elo2=3") ==
+          "--sprt: unknown key 'elo2' (did you mean 'elo0'?) (the keys are elo0, elo1, alpha, beta, model)");
+    CHECK(error_of("elo1") == "--sprt wants KEY=VALUE words (elo0, elo1, alpha, beta, model), not 'elo1'");
     CHECK(error_of("elo1=five") == "--sprt: 'elo1' wants a number, not 'five'");
     CHECK(error_of("elo1=nan") == "--sprt: 'elo1' wants a number, not 'nan'");
     CHECK(error_of("elo0=5 elo1=5") == "--sprt: elo0 (5) must be below elo1 (5)");
     CHECK(error_of("alpha=0.5") == "--sprt: alpha must be above 0 and below 0.5, not 0.5");
     CHECK(error_of("beta=0") == "--sprt: beta must be above 0 and below 0.5, not 0");
     CHECK(error_of("elo1=2000") == "--sprt: elo0 and elo1 must be from -1000 to 1000, not 2000");
-    CHECK(error_of("  ") == "--sprt wants KEY=VALUE words, e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05'");
+    CHECK(error_of("  ") == "--sprt wants KEY=VALUE words, e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized'");
     for (const char* bad : {"elo0=0 elo0=1", "elo1=five", "alpha=0.5"}) CHECK(error_of(bad).find('\n') == std::string::npos);
 }
 
@@ -88,8 +104,14 @@ TEST_CASE("bounds are ln(beta/(1-alpha)) and ln((1-beta)/alpha)") {
 TEST_CASE("hand-derived: symmetric results under symmetric hypotheses give LLR 0") {
     // Mean 1/2 exactly and s0 + s1 = 1: the two constrained MLEs are mirror images, so every
     // log ratio cancels against its mirror.
-    const SprtParams p = parse_sprt("elo0=-10 elo1=10");
+    SprtParams p = parse_sprt("elo0=-10 elo1=10 model=logistic");
     const std::vector<SprtObservation> obs = {{2, 0, 0}, {0, 2, 0}, {1, 1, 0}, {0, 0, 2}, {1, 0, 1}, {0, 1, 1}};
+    for (const SprtModel model : {SprtModel::normalized, SprtModel::bayesian}) {
+        p.model = model;
+        CHECK(std::abs(evaluate_sprt(p, obs, false).llr) < 1e-9);
+        CHECK(std::abs(evaluate_sprt(p, obs, false).nelo) < 1e-12);
+    }
+    p.model = SprtModel::logistic;
     const SprtSummary s = evaluate_sprt(p, obs, false);
     CHECK(s.mean == doctest::Approx(0.5).epsilon(1e-12));
     CHECK(std::abs(s.llr) < 1e-9);
@@ -108,36 +130,107 @@ TEST_CASE("logistic Elo and score are inverse") {
     CHECK(logistic_score(400) == doctest::Approx(10.0 / 11));
 }
 
-TEST_CASE("LLR, Elo, LOS and stop point equal an independent implementation (sprt_reference.py)") {
+namespace {
+
+// Equal to 1e-9: absolutely below 1, relatively above (NaN equals NaN: nElo without spread).
+bool equal_1e9(double ours, double reference) {
+    if (std::isnan(reference)) return std::isnan(ours);
+    return std::abs(ours - reference) <= 1e-9 * std::max(1.0, std::abs(reference));
+}
+
+SprtModel model_named(const std::string& name) { return parse_sprt("model=" + name).model; }
+
+// Numbers as Python prints them: "nan" too (std::istream does not read it).
+std::istream& operator>>(std::istream& in, double* value) {
+    std::string word;
+    if (in >> word) {
+        char* end = nullptr;
+        *value = std::strtod(word.c_str(), &end);
+        if (end != word.c_str() + word.size()) in.setstate(std::ios::failbit);
+    }
+    return in;
+}
+
+// fastchess's W/D/L or pentanomial counts as deal sets of one game or of one game pair.
+std::vector<SprtObservation> observations_of_counts(const std::string& kind, const std::vector<int>& c) {
+    std::vector<SprtObservation> out;
+    const auto add = [&](int count, SprtObservation o) { out.insert(out.end(), count, o); };
+    if (kind == "wdl") {
+        add(c.at(0), {1, 0, 0});
+        add(c.at(1), {0, 0, 1});
+        add(c.at(2), {0, 1, 0});
+    } else {  // LL LD WL DD WD WW
+        add(c.at(0), {0, 2, 0});
+        add(c.at(1), {0, 1, 1});
+        add(c.at(2), {1, 1, 0});
+        add(c.at(3), {0, 0, 2});
+        add(c.at(4), {1, 0, 1});
+        add(c.at(5), {2, 0, 0});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("LLR, nElo, Elo, LOS and stop point equal an independent implementation (sprt_reference.py)") {
     std::istringstream lines(run_reference());
     std::string line;
-    int cases = 0;
+    int sequential = 0, table = 0;
+    std::set<std::string> models_seen;
     while (std::getline(lines, line)) {
         const auto bar1 = line.find('|'), bar2 = line.rfind('|');
+        std::istringstream head(line.substr(0, bar1));
+        std::string kind, model;
         SprtParams p;
-        REQUIRE(std::sscanf(line.c_str(), "%lf %lf %lf %lf", &p.elo0, &p.elo1, &p.alpha, &p.beta) == 4);
-        const auto obs = parse_observations(line.substr(bar1 + 1, bar2 - bar1 - 1));
+        head >> kind >> p.elo0 >> p.elo1 >> p.alpha >> p.beta >> model;
+        REQUIRE(head);
+        p.model = model_named(model);
+        CAPTURE(line.substr(0, 60));
         std::istringstream expect(line.substr(bar2 + 1));
+        if (kind == "wdl" || kind == "ptnml") {
+            std::istringstream counts_text(line.substr(bar1 + 1, bar2 - bar1 - 1));
+            std::vector<int> counts;
+            for (int c = 0; counts_text >> c;) counts.push_back(c);
+            double llr = 0, nelo = 0, nelo_error = 0;
+            expect >> &llr >> &nelo >> &nelo_error;
+            REQUIRE(expect);
+            const SprtSummary s = evaluate_sprt(p, observations_of_counts(kind, counts), false);
+            CHECK(equal_1e9(s.llr, llr));
+            CHECK(equal_1e9(s.nelo, nelo));
+            CHECK(equal_1e9(s.nelo_error, nelo_error));
+            models_seen.insert(kind + " " + model);
+            ++table;
+            continue;
+        }
+        REQUIRE(kind == "seq");
+        head >> p.seats;
+        REQUIRE(head);
+        const auto obs = parse_observations(line.substr(bar1 + 1, bar2 - bar1 - 1));
         int stop = 0;
-        double llr = 0, mean = 0, var = 0, elo = 0, err = 0, los = 0;
+        double llr = 0, mean = 0, var = 0, elo = 0, err = 0, los = 0, nelo = 0, nelo_error = 0;
         std::string decision;
-        expect >> stop >> llr >> mean >> var >> elo >> err >> los >> decision;
+        expect >> stop >> &llr >> &mean >> &var >> &elo >> &err >> &los >> &nelo >> &nelo_error >> decision;
         REQUIRE(expect);
-        CAPTURE(line.substr(0, 40));
         const SprtSummary s = evaluate_sprt(p, obs);
         CHECK(sprt_stop_index(p, obs) == stop);
-        CHECK(s.llr == doctest::Approx(llr).epsilon(1e-9));
+        CHECK(equal_1e9(s.llr, llr));
         CHECK(s.mean == doctest::Approx(mean).epsilon(1e-12));
-        CHECK(s.variance == doctest::Approx(var).epsilon(1e-9));
-        CHECK(s.elo == doctest::Approx(elo).epsilon(1e-9));
-        CHECK(s.elo_error == doctest::Approx(err).epsilon(1e-9));
-        CHECK(s.los == doctest::Approx(los).epsilon(1e-9));
+        CHECK(equal_1e9(s.variance, var));
+        CHECK(equal_1e9(s.elo, elo));
+        CHECK(equal_1e9(s.elo_error, err));
+        CHECK(equal_1e9(s.los, los));
+        if (p.seats <= 2) {
+            CHECK(equal_1e9(s.nelo, nelo));
+            CHECK(equal_1e9(s.nelo_error, nelo_error));
+        }
         CHECK(std::string(s.decision == SprtDecision::accept_h1   ? "h1"
                           : s.decision == SprtDecision::accept_h0 ? "h0"
                                                                   : "none") == decision);
-        ++cases;
+        ++sequential;
     }
-    CHECK(cases >= 12);
+    CHECK(sequential >= 20);
+    CHECK(table >= 60);  // 11 W/D/L and 11 pentanomial count vectors, each under the three models
+    CHECK(models_seen.size() == 6);
 }
 
 TEST_CASE("the stop decision: first prefix past a bound, then nothing more counts") {
@@ -169,5 +262,43 @@ TEST_CASE("the printed block") {
     CHECK(text.find("Deal sets: 3, Pairwise: 4-1-1 (W-L-D), Points: 4.5 (75.00 %)\n") != std::string::npos);
     CHECK(text.find("Ptnml(0-2): [0, 0, 1, 1, 1]\n") != std::string::npos);
     CHECK(text.find(" (-2.94, 2.94) [0.00, 5.00]\n") != std::string::npos);
+    CHECK(text.find("SPRT: normalized model (elo0, elo1 in nElo)\nLLR: ") != std::string::npos);
+    const SprtSummary s = evaluate_sprt(p, obs);
+    CHECK(text.find(fmt::format("LLR: {:.2f} ({:.1f}%) (-2.94", s.llr, 100 * s.llr / s.upper)) != std::string::npos);
+    CHECK(text.find(fmt::format(", nElo: {:.2f} +/- {:.2f}, LOS", s.nelo, s.nelo_error)) != std::string::npos);
     CHECK(format_sprt(evaluate_sprt(p, obs), std::nullopt, "a", "b", "x").find("LLR") == std::string::npos);
+    // More than two seats: the logistic GSPRT on deal sets, said so, and no nElo.
+    SprtParams four = p;
+    four.seats = 4;
+    const std::vector<SprtObservation> sets = {{5, 2, 1}, {3, 4, 1}, {6, 1, 1}};
+    const std::string multi = format_sprt(evaluate_sprt(four, sets), four, "new", "old", "planowanie");
+    CHECK(multi.find("SPRT: logistic model on deal sets (elo0, elo1 in logistic Elo), as for every game of more than "
+                     "two seats; model=normalized is for two-seat games\n") != std::string::npos);
+    CHECK(multi.find("nElo") == std::string::npos);
+    CHECK(evaluate_sprt(four, sets).model == SprtModel::logistic);
+    // A sweep has no spread: nElo is undefined, not a number made up.
+    CHECK(format_sprt(evaluate_sprt(p, {{2, 0, 0}, {2, 0, 0}}), p, "a", "b", "x").find("nElo: n/a") != std::string::npos);
+}
+
+TEST_CASE("the least sweep that reaches each bound") {
+    for (const char* text : {"elo0=0 elo1=5 model=logistic", "elo0=0 elo1=5", "elo0=-3 elo1=1 alpha=0.01 beta=0.1"}) {
+        SprtParams p = parse_sprt(text);
+        CAPTURE(text);
+        const SprtReach r = sprt_reach(p, 2, 100000);
+        REQUIRE(r.upper);
+        REQUIRE(r.lower);
+        const auto decision = [&](int n, SprtObservation o) {
+            return evaluate_sprt(p, std::vector<SprtObservation>(n, o), false).decision;
+        };
+        CHECK(decision(*r.upper, {2, 0, 0}) == SprtDecision::accept_h1);
+        CHECK(decision(*r.upper - 1, {2, 0, 0}) == SprtDecision::none);
+        CHECK(decision(*r.lower, {0, 2, 0}) == SprtDecision::accept_h0);
+        CHECK(decision(*r.lower - 1, {0, 2, 0}) == SprtDecision::none);
+        // Past the cap: nothing.
+        CHECK_FALSE(sprt_reach(p, 2, *r.upper - 1).upper);
+    }
+    // The bayesian model needs a win and a loss: a sweep never decides.
+    const SprtReach b = sprt_reach(parse_sprt("model=bayesian"), 2, 1000);
+    CHECK_FALSE(b.upper);
+    CHECK_FALSE(b.lower);
 }

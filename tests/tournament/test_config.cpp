@@ -157,9 +157,9 @@ TEST_CASE("ladder.sprt: an SPRT string, checked as --sprt is") {
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": \"elo0=3 elo1=1\"}}", "t.json"),
                          "t.json:1: 'ladder.sprt': elo0 (3) must be below elo1 (1)", arb::UserError);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": \"elo1\"}}", "t.json"),
-                         "t.json:1: 'ladder.sprt' wants KEY=VALUE words (elo0, elo1, alpha, beta), not 'elo1'",
+                         "t.json:1: 'ladder.sprt' wants KEY=VALUE words (elo0, elo1, alpha, beta, model), not 'elo1'",
                          arb::UserError);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": 5}}", "t.json"),
-                         "t.json:1: 'ladder.sprt' must be a string like \"elo0=0 elo1=5 alpha=0.05 beta=0.05\"",
+                         "t.json:1: 'ladder.sprt' must be a string like \"elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized\"",
                          arb::UserError);
 }

@@ -151,7 +151,7 @@ TEST_CASE("live output: a line per finished match and the ratings table every N 
     CHECK(text.find("Ratings after 6 of 8 matches:\n") != std::string::npos);
 }
 
-TEST_CASE("the finished-match line lists seats by rank with their faults") {
+TEST_CASE("the finished-match line lists seats in seat order with their ranks and faults, a shared rank as a tie") {
     ScheduledMatch m;
     m.round = 0, m.group = 1, m.seating = 2;
     MatchRecord r;
@@ -164,8 +164,12 @@ TEST_CASE("the finished-match line lists seats by rank with their faults") {
         r.participants.push_back(p);
     }
     CHECK(finished_match_line(7, 32, m, r) ==
-          "Finished match 7/32 r0/g1/s2: heur 1st 312, r1 2nd 180, r2 3rd 95, r3 4th 12 (timeout)\n");
-    CHECK(finished_match_line(7, std::nullopt, m, r).rfind("Finished match 7 r0/g1/s2: heur 1st 312,", 0) == 0);
+          "Finished match 7/32 r0/g1/s2: r1 2nd 180, heur 1st 312, r3 4th 12 (timeout), r2 3rd 95\n");
+    CHECK(finished_match_line(7, std::nullopt, m, r).rfind("Finished match 7 r0/g1/s2: r1 2nd 180,", 0) == 0);
+    // Two seats sharing the first place.
+    r.participants[0].score = 312, r.participants[0].rank = 1;
+    CHECK(finished_match_line(7, 32, m, r) ==
+          "Finished match 7/32 r0/g1/s2: r1 =1st 312, heur =1st 312, r3 4th 12 (timeout), r2 3rd 95\n");
 }
 
 TEST_CASE("the busy warning: other programs' load plus our own -j against the cores") {

@@ -139,7 +139,24 @@ TEST_CASE("validation names the problem") {
     c.game = "planowanie";
     c.rounds = 3;
     for (int i = 0; i < 5; ++i) c.bots.push_back(arb::parse_bot_spec("name=b" + std::to_string(i) + " cmd=/bin/true"));
-    CHECK_THROWS_WITH_AS(validate(c, 2, 4), "5 bots need 3 house bot(s) to fill groups of 4; the config has 0",
+    const TournamentConfig unvalidated = c;
+    CHECK_THROWS_WITH_AS(validate(c, 2, 4),
+                         "5 bots need 3 house bot(s) to fill groups of 4; there are 0 (add --house-bot, or play "
+                         "--pairing round-robin --players 2)",
+                         arb::UserError);
+    // Two bots, no pairing asked for: too few for a group, so a round-robin of two-player matches.
+    TournamentConfig two = unvalidated;
+    two.bots.resize(2);
+    validate(two, 2, 4);
+    CHECK(two.format == Format::round_robin);
+    CHECK(two.players == 2);
+    // The same with groups asked for: refused, naming the flags that would work.
+    TournamentConfig asked = unvalidated;
+    asked.bots.resize(2);
+    asked.pairing_given = true;
+    CHECK_THROWS_WITH_AS(validate(asked, 2, 4),
+                         "2 bots need 2 house bot(s) to fill groups of 4; there are 0 (add --house-bot, or play "
+                         "--pairing round-robin --players 2)",
                          arb::UserError);
     TournamentConfig d = c;
     d.rounds.reset();
