@@ -197,7 +197,7 @@ void add_game_commands(CLI::App& app) {
         sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
             ->check(memory_mib_range())
             ->capture_default_str();
-        sub->add_flag("--freeze", args->freeze, "Stop (SIGSTOP) bots while it is not their turn");
+        sub->add_flag("--freeze", args->freeze, "Stop bots while it is not their turn (the freezer cgroup, else SIGSTOP)");
         for (const auto& spec : game.options) {
             const auto set = [args, key = spec.key](const std::string& v) { args->game_options[key] = v; };
             auto* opt = sub->add_option_function<std::string>(

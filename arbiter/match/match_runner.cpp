@@ -36,7 +36,8 @@ void add_failure_reasons(MatchRecord& record, const ProcessTable& table, const s
         // A process of the bot's killed for memory while its main process played on (a child
         // it forked): the table knows only at the end, and the bot broke its limit all the same.
         for (int s = 0; s < table.size() && p.status == SeatStatus::ok; ++s)
-            if (table.info(s).bot == p.seat && table.status(s) == SeatStatus::killed) p.status = SeatStatus::killed;
+            if (table.info(s).bot == p.seat && table.status(s) == SeatStatus::killed && table.seat_end(s).limit == "memory")
+                p.status = SeatStatus::killed;
         if (p.status == SeatStatus::ok) continue;
         std::vector<int> seats, failed;
         for (int s = 0; s < table.size(); ++s) {
