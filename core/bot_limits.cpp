@@ -240,7 +240,7 @@ ChildResourceLimits child_limits(const LimitsPlan& plan, const Limits& limits) {
     return child;
 }
 
-BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::string_view label) {
+BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::string_view label, bool freezer) {
     BotCgroup group;
     if (plan.kind == LimitsPlan::Kind::rlimit) return group;
     const std::string name = fmt::format("arbiter-{}-{}-{}", ::getpid(), cgroup_counter++, label);
@@ -280,7 +280,7 @@ BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::s
         if (limits.max_processes > 0) set(pids / "pids.max", std::to_string(limits.max_processes));
     }
     if (!plan.v1_cpuacct_parent.empty()) group.cpu_dir_ = make(plan.v1_cpuacct_parent);
-    if (!plan.v1_freezer_parent.empty()) group.freezer_dir_ = make(plan.v1_freezer_parent);
+    if (freezer && !plan.v1_freezer_parent.empty()) group.freezer_dir_ = make(plan.v1_freezer_parent);
     return group;
 }
 

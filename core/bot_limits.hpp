@@ -62,7 +62,7 @@ public:
     void remove();
 
 private:
-    friend BotCgroup create_bot_cgroup(const LimitsPlan&, const Limits&, std::string_view);
+    friend BotCgroup create_bot_cgroup(const LimitsPlan&, const Limits&, std::string_view, bool);
     bool v2_ = false;
     std::vector<std::filesystem::path> dirs_;
     std::filesystem::path memory_dir_, cpu_dir_, freezer_dir_;
@@ -75,6 +75,8 @@ void reclaim_orphaned_seats(const LimitsPlan& plan);
 
 // Creates the seat's cgroup under the plan; an empty BotCgroup for the rlimit plan. Throws
 // UserError if a cgroup the plan relies on cannot be set up.
-BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::string_view label);
+// `freezer`: the seat will be frozen between turns (under v1 a group in the freezer hierarchy,
+// made only then: each group costs its creation and removal).
+BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::string_view label, bool freezer = false);
 
 }  // namespace arb

@@ -155,15 +155,25 @@ void add_with_parents(std::vector<std::string>& dirs, const std::string& root, c
     }
 }
 
-// /proc entries as the OCI runtime defaults treat them, those present on this kernel.
+// /proc entries as the OCI runtime defaults treat them, those present on this kernel (looked up once).
 void add_proc_covers(NamespaceView& view) {
-    std::error_code ec;
-    for (const char* name : {"kcore", "keys", "key-users", "latency_stats", "timer_list", "timer_stats", "sched_debug"})
-        if (fs::exists(fs::path("/proc") / name, ec)) view.proc_masked_files.push_back(view.proc + "/" + name);
-    for (const char* name : {"acpi", "asound", "scsi"})
-        if (fs::is_directory(fs::path("/proc") / name, ec)) view.proc_masked_dirs.push_back(view.proc + "/" + name);
-    for (const char* name : {"bus", "fs", "irq", "sys", "sysrq-trigger"})
-        if (fs::exists(fs::path("/proc") / name, ec)) view.proc_read_only.push_back(view.proc + "/" + name);
+    struct Present {
+        std::vector<std::string> files, dirs, read_only;
+    };
+    static const Present present = [] {
+        Present p;
+        std::error_code ec;
+        for (const char* name : {"kcore", "keys", "key-users", "latency_stats", "timer_list", "timer_stats", "sched_debug"})
+            if (fs::exists(fs::path("/proc") / name, ec)) p.files.emplace_back(name);
+        for (const char* name : {"acpi", "asound", "scsi"})
+            if (fs::is_directory(fs::path("/proc") / name, ec)) p.dirs.emplace_back(name);
+        for (const char* name : {"bus", "fs", "irq", "sys", "sysrq-trigger"})
+            if (fs::exists(fs::path("/proc") / name, ec)) p.read_only.emplace_back(name);
+        return p;
+    }();
+    for (const auto& name : present.files) view.proc_masked_files.push_back(view.proc + "/" + name);
+    for (const auto& name : present.dirs) view.proc_masked_dirs.push_back(view.proc + "/" + name);
+    for (const auto& name : present.read_only) view.proc_read_only.push_back(view.proc + "/" + name);
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ void ProcessTableImpl::start_seat(int s) {
     }
     prepare_endpoint(s, request);
     if (sandbox_plan_.namespaces) confine(s, request);
-    seat.process.cgroup = create_bot_cgroup(limits_plan_, limits, launch.info.label);
+    seat.process.cgroup = create_bot_cgroup(limits_plan_, limits, launch.info.label, options_.freeze_idle);
     request.limits = child_limits(limits_plan_, limits);
     // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
     if (request.user && limits.max_processes > 0) request.limits.processes = limits.max_processes;
