@@ -316,37 +316,52 @@ TEST_CASE("a setsid daemon forked by a bot does not outlive its match") {
     }
 }
 
+namespace {
+
+// A stand-in arbiter (a forked copy of this test) whose bot under `mode` left a setsid daemon;
+// returns once the daemon runs. The caller SIGKILLs it without any cleanup.
+pid_t arbiter_with_daemon(SandboxMode mode, const std::string& tag) {
+    prepare_arbiter_process();  // orphans come to this process, which reaps them
+    int ready[2];
+    REQUIRE(::pipe(ready) == 0);
+    const pid_t arbiter = ::fork();
+    REQUIRE(arbiter >= 0);
+    if (arbiter == 0) {
+        auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(mode));
+        (void)ask(*table, 0, "fork");
+        (void)::write(ready[1], "r", 1);
+        for (;;) ::pause();
+    }
+    char byte = 0;
+    REQUIRE(::read(ready[0], &byte, 1) == 1);
+    ::close(ready[0]), ::close(ready[1]);
+    return arbiter;
+}
+
+// Live processes holding `tag` once they had up to two seconds to go (reaping what comes to us).
+int left_after_waiting(const std::string& tag) {
+    int left = -1;
+    for (int i = 0; i < 400 && left != 0; ++i) {
+        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+        }
+        left = processes_with(tag);
+        if (left != 0) std::this_thread::sleep_for(5ms);
+    }
+    return left;
+}
+
+}  // namespace
+
 TEST_CASE("every process of a confined bot dies with the arbiter, daemons included") {
     for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
         const std::string tag = marker("arbiter-death-" + to_string(mode));
-        prepare_arbiter_process();  // orphans come to this process, which reaps them below
-        int ready[2];
-        REQUIRE(::pipe(ready) == 0);
-        const pid_t arbiter = ::fork();
-        REQUIRE(arbiter >= 0);
-        if (arbiter == 0) {
-            // A stand-in arbiter, SIGKILLed below without any cleanup.
-            auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(mode));
-            (void)ask(*table, 0, "fork");
-            (void)::write(ready[1], "r", 1);
-            for (;;) ::pause();
-        }
-        char byte = 0;
-        REQUIRE(::read(ready[0], &byte, 1) == 1);
-        ::close(ready[0]), ::close(ready[1]);
+        const pid_t arbiter = arbiter_with_daemon(mode, tag);
         std::this_thread::sleep_for(50ms);
         CHECK(processes_with(tag) == processes_under(mode, 2));  // the bot and its daemon (and bwrap's two)
         ::kill(arbiter, SIGKILL);
         ::waitpid(arbiter, nullptr, 0);
-        int left = -1;
-        for (int i = 0; i < 400 && left != 0; ++i) {
-            while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-            }
-            left = processes_with(tag);
-            if (left != 0) std::this_thread::sleep_for(5ms);
-        }
-        CHECK(left == 0);
+        CHECK(left_after_waiting(tag) == 0);
     }
 }
 
@@ -395,31 +410,11 @@ TEST_CASE("without the sandbox, what a bot leaves after the arbiter is killed di
         return;
     }
     const std::string tag = marker("orphan-none");
-    prepare_arbiter_process();
-    int ready[2];
-    REQUIRE(::pipe(ready) == 0);
-    const pid_t arbiter = ::fork();
-    REQUIRE(arbiter >= 0);
-    if (arbiter == 0) {
-        auto table = launch_one(hostile_seat("daemon", {"--daemon", "--tag", tag}), with_sandbox(SandboxMode::none));
-        (void)ask(*table, 0, "fork");
-        (void)::write(ready[1], "r", 1);
-        for (;;) ::pause();
-    }
-    char byte = 0;
-    REQUIRE(::read(ready[0], &byte, 1) == 1);
-    ::close(ready[0]), ::close(ready[1]);
+    const pid_t arbiter = arbiter_with_daemon(SandboxMode::none, tag);
     ::kill(arbiter, SIGKILL);
     ::waitpid(arbiter, nullptr, 0);
     std::this_thread::sleep_for(100ms);
     CHECK(processes_with(tag) == 1);  // the setsid daemon outlived its arbiter ...
     reclaim_orphaned_seats(plan);     // ... until the next arbiter starts
-    int left = -1;
-    for (int i = 0; i < 200 && left != 0; ++i) {
-        while (::waitpid(-1, nullptr, WNOHANG) > 0) {
-        }
-        left = processes_with(tag);
-        if (left != 0) std::this_thread::sleep_for(5ms);
-    }
-    CHECK(left == 0);
+    CHECK(left_after_waiting(tag) == 0);
 }
