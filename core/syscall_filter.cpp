@@ -53,17 +53,28 @@ enum class Match {
     personality,     // personality other than the values Docker lets through
     socket_family,   // socket(AF_ALG) and socket(AF_VSOCK)
     enosys,          // clone3: ENOSYS instead of EPERM
+    set_id_mode,     // a mode argument (`argument`) with the set-user-ID or set-group-ID bit
 };
 
 struct DeniedCall {
     std::string_view name;
     std::string_view group;  // "" when the call is allowed only by its own name
     Match match = Match::always;
+    unsigned argument = 0;  // set_id_mode: which argument is the mode
 };
 
 // The deny list. Names this libseccomp or architecture does not know (the 32-bit-only calls on
 // a 64-bit build, calls newer than libseccomp 2.5.4 such as lsm_set_self_attr) are skipped.
 constexpr DeniedCall kDenied[] = {
+    // A set-user-ID file in the bot's own folder: through the idmapped mount it is stored as the
+    // folder's owner (root, often), a set-uid-root program on the host for whoever runs it there.
+    {"chmod", "set_id_modes", Match::set_id_mode, 1},
+    {"fchmod", "set_id_modes", Match::set_id_mode, 1},
+    {"fchmodat", "set_id_modes", Match::set_id_mode, 2},
+    {"fchmodat2", "set_id_modes", Match::set_id_mode, 2},
+    {"creat", "set_id_modes", Match::set_id_mode, 1},
+    {"open", "set_id_modes", Match::set_id_mode, 2},
+    {"openat", "set_id_modes", Match::set_id_mode, 3},
     // New namespaces give their creator every capability inside (a user namespace) and open the
     // kernel code behind them (netfilter, mounts) to an unprivileged process.
     {"unshare", "namespaces"},
@@ -250,6 +261,10 @@ void add_rules(const Context& context, const DeniedCall& call, int number) {
         for (const std::uint64_t flag : kNamespaceFlags)
             add_rule(context, eperm, number, call.name,
                      {scmp_arg_cmp{kCloneFlagsArgument, SCMP_CMP_MASKED_EQ, flag, flag}});
+        break;
+    case Match::set_id_mode:
+        for (const std::uint32_t bit : {std::uint32_t{S_ISUID}, std::uint32_t{S_ISGID}})
+            add_rule(context, eperm, number, call.name, {low_bits_equal(call.argument, bit, bit)});
         break;
     case Match::socket_family:
         for (const std::uint32_t family : {AF_ALG, AF_VSOCK})

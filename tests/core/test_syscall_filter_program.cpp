@@ -66,6 +66,15 @@ std::uint32_t answer_for(const SyscallFilter& filter, int number, std::uint64_t 
     return answer(filter.instructions, data);
 }
 
+// The answer to a call whose argument `index` is `value` (the others 0).
+std::uint32_t answer_with(const SyscallFilter& filter, int number, unsigned index, std::uint64_t value) {
+    seccomp_data data{};
+    data.nr = number;
+    data.arch = seccomp_arch_native();
+    data.args[index] = value;
+    return answer(filter.instructions, data);
+}
+
 int number_of(const std::string& name) { return seccomp_syscall_resolve_name(name.c_str()); }
 
 }  // namespace
@@ -93,6 +102,16 @@ TEST_CASE("syscall filter program: every listed call is denied and the condition
                 if (bit != 3 && bit != 17) CHECK(answer_for(filter, number, 1UL << bit) == kEperm);
             for (const std::uint64_t other : {0xfffffffeUL, 0x7fffffffUL, 0x80000008UL, 0x1UL << 32 | 0x40000UL})
                 CHECK(answer_for(filter, number, other) == kEperm);
+        } else if (name == "chmod" || name == "fchmod" || name == "fchmodat" || name == "fchmodat2" ||
+                   name == "creat" || name == "open" || name == "openat") {
+            // The mode's argument: set-user-ID and set-group-ID bits refused, every other mode allowed.
+            const unsigned mode = name == "chmod" || name == "fchmod" || name == "creat" ? 1 : name == "open" ? 2
+                                  : name == "openat"                                    ? 3
+                                                                                        : 2;
+            for (const std::uint64_t plain : {0UL, 0644UL, 0755UL, 01777UL, 0777UL})
+                CHECK(answer_with(filter, number, mode, plain) == kAllow);
+            for (const std::uint64_t set_id : {04755UL, 02755UL, 06755UL, 04000UL})
+                CHECK(answer_with(filter, number, mode, set_id) == kEperm);
         } else if (name == "socket") {
             for (const std::uint64_t family : {AF_UNIX, AF_INET, AF_INET6, AF_NETLINK, AF_PACKET, AF_NFC})
                 CHECK(answer_for(filter, number, family) == kAllow);

@@ -14,8 +14,10 @@
 //   forker PATH         starts a process chain that keeps re-forking and counts in PATH: "forking"
 //   count PATH          the number in PATH: "count N"
 //   oom-child MIB       a child allocates MIB MiB and waits; "child killed by signal N" or "child exited N"
+//   setuid PATH         creates PATH and gives it the set-user-ID bit: "set-id bit set" or "cannot set: <why>"
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,8 +109,9 @@ std::string connect_unix(const std::string& path) {
             out << n << "\n";
         }
         ::usleep(2000);
-        const pid_t child = ::fork();
-        if (child != 0) ::_exit(0);
+        // The successor counts on; where no fork is possible (the seat's process limit, full of
+        // zombies nobody reaped yet) this one does.
+        if (::fork() > 0) ::_exit(0);
     }
 }
 
@@ -165,6 +168,10 @@ std::string attack(const std::string& line) {
     if (verb == "forker") return start_forker(path);
     if (verb == "count") return count(path);
     if (verb == "oom-child") return oom_child(std::atoi(path.c_str()));
+    if (verb == "setuid") {
+        std::ofstream(path) << "#!/bin/sh\n";
+        return ::chmod(path.c_str(), 04755) == 0 ? "set-id bit set" : "cannot set: " + why();
+    }
     return "unknown attack '" + verb + "'";
 }
 
