@@ -413,11 +413,10 @@ TEST_CASE("without the sandbox, what a bot leaves after the arbiter is killed di
     const pid_t arbiter = arbiter_with_daemon(SandboxMode::none, tag);
     ::kill(arbiter, SIGKILL);
     ::waitpid(arbiter, nullptr, 0);
-    // At once: any arbiter starting meanwhile (another test running beside this one) sweeps it,
-    // so the count is only looked at, and the sweep below must leave none.
-    const int outlived = processes_with(tag);  // the setsid daemon outlived its arbiter ...
-    MESSAGE("processes left by the killed arbiter: " << outlived);
-    CHECK(outlived <= 1);
+    // The setsid daemon outlives its arbiter (the bot itself dies of its parent-death signal a
+    // moment later). Only shown: an arbiter starting beside this test may sweep it first. Without
+    // the sweep's kill, the check below fails.
+    MESSAGE("processes left by the killed arbiter: " << processes_with(tag));
     reclaim_orphaned_seats(plan);     // ... until the next arbiter starts
     CHECK(left_after_waiting(tag) == 0);
 }
