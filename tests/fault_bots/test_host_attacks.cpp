@@ -49,6 +49,13 @@ bool starts(const std::string& text, const std::string& prefix) { return text.rf
 
 std::vector<SandboxMode> modes() { return confined_modes(HOST_ATTACK_BOT_PATH); }
 
+// The confined modes, then none: for defences that hold whatever the sandbox.
+std::vector<SandboxMode> modes_and_none() {
+    std::vector<SandboxMode> all = modes();
+    all.push_back(SandboxMode::none);
+    return all;
+}
+
 }  // namespace
 
 TEST_CASE("a confined bot never runs as the host's root") {
@@ -136,9 +143,7 @@ TEST_CASE("a confined bot sees none of the match's files, other bots' folders, r
 
 TEST_CASE("the arbiter's environment stays out of every bot, but what is passed on by name") {
     ::setenv("ARBITER_TEST_HOST_SECRET", "host-secret-17", 1);
-    std::vector<SandboxMode> all = modes();
-    all.push_back(SandboxMode::none);
-    for (const SandboxMode mode : all) {
+    for (const SandboxMode mode : modes_and_none()) {
         INFO("sandbox " << to_string(mode));
         CHECK(Attacker(mode)("env ARBITER_TEST_HOST_SECRET") == "ARBITER_TEST_HOST_SECRET unset");
         CHECK(starts(Attacker(mode)("env PATH"), "PATH=/"));
@@ -150,9 +155,7 @@ TEST_CASE("the arbiter's environment stays out of every bot, but what is passed 
 }
 
 TEST_CASE("a bot's writes are bounded: no file past --disk-mib, and its /tmp and /dev/shm are that size") {
-    std::vector<SandboxMode> all = modes();
-    all.push_back(SandboxMode::none);
-    for (const SandboxMode mode : all) {
+    for (const SandboxMode mode : modes_and_none()) {
         INFO("sandbox " << to_string(mode));
         const auto own = scratch_dir("attack-disk");
         ::chmod(own.c_str(), 0777);
@@ -260,11 +263,7 @@ TEST_CASE("a bot under a 0700 folder of root's home, started as 'python3 bot.py'
 }
 
 TEST_CASE("--freeze stops every process of a seat between its turns, also a chain that keeps re-forking") {
-    for (const SandboxMode mode : [] {
-             auto all = modes();
-             all.push_back(SandboxMode::none);
-             return all;
-         }()) {
+    for (const SandboxMode mode : modes_and_none()) {
         INFO("sandbox " << to_string(mode));
         const auto own = scratch_dir("attack-forker");
         ::chmod(own.c_str(), 0777);
@@ -295,9 +294,7 @@ TEST_CASE("--freeze stops every process of a seat between its turns, also a chai
 }
 
 TEST_CASE("a child killed for memory makes its seat killed (memory), though the main process plays on") {
-    std::vector<SandboxMode> all = modes();
-    all.push_back(SandboxMode::none);
-    for (const SandboxMode mode : all) {
+    for (const SandboxMode mode : modes_and_none()) {
         INFO("sandbox " << to_string(mode));
         TableOptions options;
         options.limits.memory_mib = 64;
@@ -315,9 +312,7 @@ TEST_CASE("a child killed for memory makes its seat killed (memory), though the 
 }
 
 TEST_CASE("a confined bot cannot leave a set-user-ID program in its folder (stored as the folder's owner)") {
-    std::vector<SandboxMode> all = modes();
-    all.push_back(SandboxMode::none);
-    for (const SandboxMode mode : all) {
+    for (const SandboxMode mode : modes_and_none()) {
         INFO("sandbox " << to_string(mode));
         const auto own = scratch_dir("attack-setuid");
         ::chmod(own.c_str(), 0777);
