@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/fault_bots/tcp_stdio.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -126,18 +128,6 @@ std::string attack(const Options& o) {
     return "";
 }
 
-// The socket becomes stdin and stdout, so the line loop serves a TCP seat unchanged.
-void talk_over_tcp() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(std::atoi(std::getenv("ARBITER_PORT"))));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) std::exit(65);
-    ::dup2(fd, STDIN_FILENO);
-    ::dup2(fd, STDOUT_FILENO);
-    ::close(fd);
-}
 
 }  // namespace
 

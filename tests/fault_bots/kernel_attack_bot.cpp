@@ -42,6 +42,8 @@
 #include <iostream>
 #include <string>
 
+#include "tests/fault_bots/tcp_stdio.hpp"
+
 namespace {
 
 std::string errno_name(int error) {
@@ -177,24 +179,11 @@ std::string report() {
            " module=" + module() + " kexec=" + kexec() + " i386=" + i386_entry();
 }
 
-// The socket becomes stdin and stdout, so the line loop serves a TCP seat unchanged.
-void talk_over_tcp() {
-    const char* port = std::getenv("ARBITER_PORT");
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(port ? std::atoi(port) : 0));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) std::exit(65);
-    ::dup2(fd, STDIN_FILENO);
-    ::dup2(fd, STDOUT_FILENO);
-    ::close(fd);
-}
 
 }  // namespace
 
-// The bot runs under the syscall filter, where AddressSanitizer's leak checker cannot work (it
-// stops the process with ptrace) and would turn a clean exit into exit code 1.
+// Leak checking is not this bot's business: it only probes the kernel, and leaves what its probes
+// made for the exit to release.
 extern "C" int __lsan_is_turned_off() { return 1; }
 
 int main(int argc, char** argv) {
