@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 using store_internal::from_sql;
 using store_internal::run_migrations;
 using store_internal::store_migrations;
+using store_internal::StoreAccess;
 
 bool has_sqlite_header(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -270,7 +272,7 @@ using PositionOfMatch = std::unordered_map<std::int64_t, std::size_t>;
 // The matches rows of the filter, without participants and pairs.
 std::vector<StoredMatch> load_match_rows(const Store& store, const FilterSql& f, PositionOfMatch& position_of) {
     std::vector<StoredMatch> out;
-    Statement st = store.prepare(
+    Statement st = StoreAccess::prepare(store, 
         "SELECT m.id, m.game, m.config_json, m.seed, m.deal_set, m.rotation, m.end_reason, m.turns,"
         " m.transcript_path, m.replay_path, m.started_at, m.wall_s, m.machine_load, m.tournament, m.schedule_key"
         " FROM matches m" +
@@ -300,12 +302,13 @@ std::vector<StoredMatch> load_match_rows(const Store& store, const FilterSql& f,
     return out;
 }
 
+// as_stored: a status this build does not know reads as crashed, the stored text kept beside.
 void add_participants(const Store& store, const FilterSql& f, const PositionOfMatch& position_of,
-                      std::vector<StoredMatch>& out) {
+                      std::vector<StoredMatch>& out, bool as_stored) {
     // A store of schema version 1, read without migrating, has no failure columns yet.
-    Statement has_failures = store.prepare("SELECT count(*) FROM pragma_table_info('participants') WHERE name = 'stderr_tail'");
+    Statement has_failures = StoreAccess::prepare(store, "SELECT count(*) FROM pragma_table_info('participants') WHERE name = 'stderr_tail'");
     const bool failures = has_failures.step() && has_failures.column_int64(0) > 0;
-    Statement st = store.prepare(
+    Statement st = StoreAccess::prepare(store, 
         "SELECT p.match_id, b.name, b.command, p.seat, p.score, p.rank, p.status, p.detail, p.wall_used_s,"
         " p.cpu_used_s, p.longest_reply_s, p.requests, p.peak_memory_kib, " +
         std::string(failures ? "p.exit_code, p.exit_signal, p.limit_hit, p.stderr_tail" : "NULL, NULL, '', ''") +
@@ -320,7 +323,18 @@ void add_participants(const Store& store, const FilterSql& f, const PositionOfMa
         p.seat = st.column_int(3);
         p.score = st.column_double(4);
         p.rank = st.column_int(5);
-        p.status = seat_status_from_string(st.column_text(6));
+        StoredMatch& match = out[position_of.at(st.column_int64(0))];
+        std::string status = st.column_text(6);
+        if (!as_stored) {
+            p.status = seat_status_from_string(status);
+        } else {
+            try {
+                p.status = seat_status_from_string(status);
+            } catch (const std::invalid_argument&) {
+                p.status = SeatStatus::crashed;
+            }
+            match.stored_statuses.push_back(std::move(status));
+        }
         p.detail = st.column_text(7);
         p.usage.wall_used_s = st.column_double(8);
         p.usage.cpu_used_s = st.column_double(9);
@@ -331,13 +345,13 @@ void add_participants(const Store& store, const FilterSql& f, const PositionOfMa
         if (!st.column_is_null(14)) p.exit_signal = st.column_int(14);
         p.limit = st.column_text(15);
         p.stderr_tail = st.column_text(16);
-        out[position_of.at(st.column_int64(0))].record.participants.push_back(std::move(p));
+        match.record.participants.push_back(std::move(p));
     }
 }
 
 void add_pairs(const Store& store, const FilterSql& f, const PositionOfMatch& position_of,
                std::vector<StoredMatch>& out) {
-    Statement st = store.prepare(
+    Statement st = StoreAccess::prepare(store, 
         "SELECT p.match_id, p.a, p.b, p.score_a FROM pairs p"
         " WHERE p.match_id IN (SELECT m.id FROM matches m" +
         f.where + ") ORDER BY p.match_id, p.position");
@@ -348,11 +362,11 @@ void add_pairs(const Store& store, const FilterSql& f, const PositionOfMatch& po
     }
 }
 
-std::vector<StoredMatch> load_matches(const Store& store, const FilterSql& f) {
+std::vector<StoredMatch> load_matches(const Store& store, const FilterSql& f, bool as_stored = false) {
     PositionOfMatch position_of;
     std::vector<StoredMatch> out = load_match_rows(store, f, position_of);
     if (out.empty()) return out;
-    add_participants(store, f, position_of, out);
+    add_participants(store, f, position_of, out, as_stored);
     add_pairs(store, f, position_of, out);
     return out;
 }
@@ -360,6 +374,10 @@ std::vector<StoredMatch> load_matches(const Store& store, const FilterSql& f) {
 }  // namespace
 
 std::vector<StoredMatch> Store::matches(const MatchFilter& filter) const { return load_matches(*this, filter_sql(filter)); }
+
+std::vector<StoredMatch> Store::matches_as_stored(const MatchFilter& filter) const {
+    return load_matches(*this, filter_sql(filter), true);
+}
 
 std::optional<StoredMatch> Store::match(std::int64_t id) const {
     // id > id-1 and id < id+1 through the generic filter: one match, same loading code.
@@ -390,6 +408,13 @@ std::int64_t Store::unpaired_match_count(const MatchFilter& filter) const {
 std::vector<std::string> Store::games() const {
     std::vector<std::string> out;
     Statement st = prepare("SELECT DISTINCT game FROM matches ORDER BY game");
+    while (st.step()) out.push_back(st.column_text(0));
+    return out;
+}
+
+std::vector<std::string> Store::tournaments() const {
+    std::vector<std::string> out;
+    Statement st = prepare("SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL ORDER BY tournament");
     while (st.step()) out.push_back(st.column_text(0));
     return out;
 }

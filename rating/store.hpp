@@ -5,8 +5,8 @@
 //
 // The schema is versioned (PRAGMA user_version, plus PRAGMA application_id to recognise our
 // files) and migrated on open. A corrupt or foreign file is a UserError and is never written to.
-// Other components keep their own tables in the same file with their own schema versions
-// (ensure_component_schema) and reach SQL through db().
+// The tournament's and the ladder's tables sit in the same file with their own schema versions
+// (ensure_component_schema); rating/results_repository.hpp holds them. No SQL leaves rating/.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,6 +18,10 @@
 #include "rating/sqlite_db.hpp"
 
 namespace arb::rating {
+
+namespace store_internal {
+struct StoreAccess;
+}
 
 // A database that is a file on disk (not ":memory:" nor a "file:" URI): one a lock file or a
 // -wal file can sit beside.
@@ -43,6 +47,9 @@ struct StoredMatch {
     std::optional<std::string> tournament;
     std::optional<std::string> schedule_key;
     MatchRecord record;
+    // Filled by matches_as_stored only: each participant's status as the file holds it, in
+    // record order (a newer arbiter may store one this build does not know).
+    std::vector<std::string> stored_statuses;
 };
 
 struct BotRow {
@@ -113,10 +120,15 @@ public:
     bool has_schedule_key(const std::string& schedule_key) const;
     std::optional<std::int64_t> match_id_for_schedule_key(const std::string& schedule_key) const;
 
+    // A status this build does not know is an error (std::invalid_argument) here...
     std::vector<StoredMatch> matches(const MatchFilter& filter = {}) const;
+    // ... and here reads as `crashed` in the record, its text kept in stored_statuses: for
+    // readers that only show a match (reports), so that one odd row fails nothing.
+    std::vector<StoredMatch> matches_as_stored(const MatchFilter& filter = {}) const;
     std::optional<StoredMatch> match(std::int64_t id) const;
     std::int64_t match_count(const MatchFilter& filter = {}) const;
     std::vector<std::string> games() const;  // distinct game names stored
+    std::vector<std::string> tournaments() const;  // distinct tournament names of stored matches
 
     // The pairwise results (MatchRecord::pairs, seat a = white) of the filtered matches, by
     // bot name, in match id order. This is what `arbiter rate --db` feeds the model.
@@ -145,17 +157,16 @@ public:
     int ensure_component_schema(const std::string& component, const std::vector<std::string>& migrations);
     int component_schema_version(const std::string& component) const;  // 0 if unknown
 
-    // Direct SQL for components with their own tables.
-    void exec(const std::string& sql) { db_.exec(sql); }
-    Statement prepare(const std::string& sql) const { return const_cast<Database&>(db_).prepare(sql); }
+    // Runs fn in one transaction (nested calls join the outer one).
     void transaction(const std::function<void()>& fn) { db_.transaction(fn); }
-    Database& db() { return db_; }
 
     const std::string& path() const { return db_.path(); }
     bool read_only() const { return db_.read_only(); }
 
 private:
+    friend struct store_internal::StoreAccess;  // the repository's own files reach the connection
     explicit Store(Database db);
+    Statement prepare(const std::string& sql) const { return const_cast<Database&>(db_).prepare(sql); }
 
     Database db_;
 };

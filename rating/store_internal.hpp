@@ -1,14 +1,22 @@
 #pragma once
-// Internal to the store files (not for other layers): the schema migrations and the bit-pattern
-// conversion of unsigned 64-bit values, which SQLite stores as signed integers.
+// Internal to the results repository's files and their tests (not for other layers): the
+// connection behind a Store, the schema migrations and the bit-pattern conversion of unsigned
+// 64-bit values, which SQLite stores as signed integers.
 #include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "rating/sqlite_db.hpp"
+#include "rating/store.hpp"
 
 namespace arb::rating::store_internal {
+
+// The statements of the repository's own files, and of tests that forge a file's state.
+struct StoreAccess {
+    static Statement prepare(const Store& store, const std::string& sql) { return store.prepare(sql); }
+    static Database& db(Store& store) { return store.db_; }
+};
 
 inline std::int64_t to_sql(std::uint64_t v) { return std::bit_cast<std::int64_t>(v); }
 inline std::uint64_t from_sql(std::int64_t v) { return std::bit_cast<std::uint64_t>(v); }

@@ -69,15 +69,8 @@ bool schedule_order(const StoredMatch& a, const StoredMatch& b) {
     return a.id < b.id;
 }
 
-std::vector<std::string> stored_tournaments(const rating::Store& store) {
-    std::vector<std::string> names;
-    auto st = store.prepare("SELECT DISTINCT tournament FROM matches WHERE tournament IS NOT NULL ORDER BY tournament");
-    while (st.step()) names.push_back(st.column_text(0));
-    return names;
-}
-
 void check_tournament(const rating::Store& store, const std::string& db, const std::string& name) {
-    const auto names = stored_tournaments(store);
+    const auto names = store.tournaments();
     if (std::find(names.begin(), names.end(), name) == names.end())
         throw UserError(fmt::format("no tournament '{}' in {}{}", name, db, did_you_mean(name, names)));
 }
@@ -143,7 +136,7 @@ StoredMatch find_match(const rating::Store& store, const ShowArgs& a) {
     if (std::regex_match(a.key, m, short_form)) {
         std::string tournament = a.tournament;
         if (tournament.empty()) {
-            const auto names = stored_tournaments(store);
+            const auto names = store.tournaments();
             if (names.size() != 1)
                 throw UserError(fmt::format("{} holds {} tournaments: name one with --tournament, or give the whole "
                                             "key (<tournament>/{})",

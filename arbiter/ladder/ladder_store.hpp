@@ -1,7 +1,7 @@
 #pragma once
-// The ladder's own tables in the results store (component "ladder"): the registered bots of each
-// game in registration order, and one row per finished ladder run with its verdict. The matches
-// themselves go through Store::insert_match under the ladder's tournament name.
+// The ladder in the results repository (rating::LadderTables): the registered bots of each game
+// in registration order, and one row per finished ladder run with its verdict. The matches
+// themselves are stored under the ladder's tournament name.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -9,7 +9,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/match_record.hpp"
-#include "rating/store.hpp"
+#include "rating/results_repository.hpp"
 
 namespace arb::ladder {
 
@@ -38,7 +38,7 @@ public:
     void store_run(const LadderOutcome& outcome);
 
 private:
-    rating::Store& store_;
+    rating::LadderTables tables_;
 };
 
 }  // namespace arb::ladder

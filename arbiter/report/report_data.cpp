@@ -1,37 +1,49 @@
 #include "arbiter/report/report_data.hpp"
 
-#include <unordered_map>
+#include <utility>
+
+#include "rating/results_repository.hpp"
 
 namespace arb::report {
 namespace {
 
-using rating::Statement;
-
-// " WHERE m.game = ?1 [AND m.tournament = ?2]" over table alias m.
-std::string match_where(const std::optional<std::string>& tournament) {
-    return tournament ? " WHERE m.game = ?1 AND m.tournament = ?2" : " WHERE m.game = ?1";
-}
-
-void bind_where(Statement& st, const std::string& game, const std::optional<std::string>& tournament) {
-    st.bind(1, game);
-    if (tournament) st.bind(2, *tournament);
-}
-
-ReportSeat read_seat(const Statement& st) {
-    ReportSeat s;
-    s.bot = st.column_text(1);
-    s.seat = st.column_int(2);
-    s.score = st.column_double(3);
-    s.rank = st.column_int(4);
-    s.status = st.column_text(5);
-    s.detail = st.column_text(6);
-    s.wall_used_s = st.column_double(7);
-    s.cpu_used_s = st.column_double(8);
-    s.longest_reply_s = st.column_double(9);
-    s.requests = st.column_int64(10);
-    s.peak_memory_kib = st.column_int64(11);
-    s.stderr_tail = st.column_text(12);
-    return s;
+// The report's view of one stored match: each seat's status as stored, files as recorded.
+ReportMatch report_match(rating::StoredMatch& stored) {
+    MatchRecord& record = stored.record;
+    ReportMatch r;
+    r.id = stored.id;
+    r.game = std::move(record.game);
+    r.config_json = std::move(record.config_json);
+    r.seed = record.seed;
+    r.rotation = record.rotation;
+    r.end_reason = std::move(record.end_reason);
+    r.turns = record.turns;
+    r.transcript_path = std::move(record.transcript_path);
+    r.replay_path = std::move(record.replay_path);
+    r.started_at = std::move(record.started_at);
+    r.wall_s = record.wall_s;
+    r.tournament = std::move(stored.tournament);
+    r.schedule_key = std::move(stored.schedule_key);
+    r.seats.reserve(record.participants.size());
+    for (std::size_t i = 0; i < record.participants.size(); ++i) {
+        ParticipantResult& p = record.participants[i];
+        ReportSeat s;
+        s.bot = std::move(p.bot);
+        s.seat = p.seat;
+        s.score = p.score;
+        s.rank = p.rank;
+        s.status = std::move(stored.stored_statuses.at(i));
+        s.detail = std::move(p.detail);
+        s.wall_used_s = p.usage.wall_used_s;
+        s.cpu_used_s = p.usage.cpu_used_s;
+        s.longest_reply_s = p.usage.longest_reply_s;
+        s.requests = p.usage.requests;
+        s.peak_memory_kib = p.usage.peak_memory_kib;
+        s.stderr_tail = std::move(p.stderr_tail);
+        r.seats.push_back(std::move(s));
+    }
+    for (const PairResult& pair : record.pairs) r.pairs.push_back({pair.a, pair.b, pair.score_a});
+    return r;
 }
 
 std::string relocated(const std::string& file, const std::filesystem::path& files_root) {
@@ -56,73 +68,18 @@ void relocate_match_files(std::vector<ReportMatch>& matches, const std::filesyst
 
 std::vector<ReportMatch> load_report_matches(const rating::Store& store, const std::string& game,
                                              const std::optional<std::string>& tournament) {
-    const std::string where = match_where(tournament);
+    rating::MatchFilter filter;
+    filter.game = game;
+    filter.tournament = tournament;
+    std::vector<rating::StoredMatch> stored = store.matches_as_stored(filter);
     std::vector<ReportMatch> out;
-    std::unordered_map<std::int64_t, std::size_t> position_of;
-    Statement m = store.prepare(
-        "SELECT m.id, m.game, m.config_json, m.seed, m.rotation, m.end_reason, m.turns, m.transcript_path,"
-        " m.replay_path, m.started_at, m.wall_s, m.tournament, m.schedule_key FROM matches m" +
-        where + " ORDER BY m.id");
-    bind_where(m, game, tournament);
-    while (m.step()) {
-        ReportMatch r;
-        r.id = m.column_int64(0);
-        r.game = m.column_text(1);
-        r.config_json = m.column_text(2);
-        r.seed = static_cast<std::uint64_t>(m.column_int64(3));  // stored by bit pattern
-        r.rotation = m.column_int(4);
-        r.end_reason = m.column_text(5);
-        r.turns = m.column_int(6);
-        r.transcript_path = m.column_text(7);
-        r.replay_path = m.column_text(8);
-        r.started_at = m.column_text(9);
-        r.wall_s = m.column_double(10);
-        r.tournament = m.column_optional_text(11);
-        r.schedule_key = m.column_optional_text(12);
-        position_of.emplace(r.id, out.size());
-        out.push_back(std::move(r));
-    }
-    if (out.empty()) return out;
-
-    // A store of schema version 1, read without migrating, has no stderr tails yet.
-    Statement has_tails = store.prepare("SELECT count(*) FROM pragma_table_info('participants') WHERE name = 'stderr_tail'");
-    const bool tails = has_tails.step() && has_tails.column_int64(0) > 0;
-    Statement p = store.prepare(
-        "SELECT p.match_id, b.name, p.seat, p.score, p.rank, p.status, p.detail, p.wall_used_s, p.cpu_used_s,"
-        " p.longest_reply_s, p.requests, p.peak_memory_kib, " +
-        std::string(tails ? "p.stderr_tail" : "''") +
-        " FROM participants p JOIN bots b ON b.id = p.bot_id"
-        " WHERE p.match_id IN (SELECT m.id FROM matches m" +
-        where + ") ORDER BY p.match_id, p.position");
-    bind_where(p, game, tournament);
-    while (p.step()) out[position_of.at(p.column_int64(0))].seats.push_back(read_seat(p));
-
-    Statement q = store.prepare(
-        "SELECT p.match_id, p.a, p.b, p.score_a FROM pairs p WHERE p.match_id IN (SELECT m.id FROM matches "
-        "m" +
-        where + ") ORDER BY p.match_id, p.position");
-    bind_where(q, game, tournament);
-    while (q.step())
-        out[position_of.at(q.column_int64(0))].pairs.push_back(
-            {q.column_int(1), q.column_int(2), q.column_double(3)});
+    out.reserve(stored.size());
+    for (rating::StoredMatch& m : stored) out.push_back(report_match(m));
     return out;
 }
 
-std::vector<TournamentInfo> load_tournaments(const rating::Store& store,
-                                             const std::vector<std::string>& names) {
-    std::vector<TournamentInfo> out;
-    Statement exists =
-        store.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournament'");
-    if (!exists.step()) return out;
-    Statement st =
-        store.prepare("SELECT name, game, identity_json, created_at FROM tournament WHERE name = ?1");
-    for (const auto& name : names) {
-        st.reset();
-        st.bind(1, name);
-        if (st.step())
-            out.push_back({st.column_text(0), st.column_text(1), st.column_text(2), st.column_text(3)});
-    }
-    return out;
+std::vector<TournamentInfo> load_tournaments(const rating::Store& store, const std::vector<std::string>& names) {
+    return rating::tournament_identities(store, names);
 }
 
 }  // namespace arb::report

@@ -1,14 +1,14 @@
 #pragma once
-// What the HTML report reads from the results store, read straight from its tables so that a
-// seat status this build does not know (a newer arbiter's, e.g. "forfeited") is shown as stored
-// instead of failing the whole report.
+// What the HTML report reads from the results repository, as the report shows it: a seat status
+// this build does not know (a newer arbiter's) is shown as stored instead of failing the whole
+// report.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "rating/store.hpp"
+#include "rating/results_repository.hpp"
 
 namespace arb::report {
 
@@ -52,12 +52,7 @@ struct ReportMatch {
 };
 
 // A tournament's stored identity (the settings it was created with, as JSON text).
-struct TournamentInfo {
-    std::string name;
-    std::string game;
-    std::string identity_json;
-    std::string created_at;
-};
+using TournamentInfo = rating::TournamentIdentity;
 
 // The matches of one game (and tournament, when given), in id order, with seats and pairs.
 // Points match file paths that no longer exist at `files_root` when the file is there under

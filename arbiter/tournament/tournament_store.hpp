@@ -1,7 +1,7 @@
 #pragma once
-// The tournament's own tables in the results store (component "tournament"): the tournament's
-// identity, its schedule round by round, and per match how loaded the machine was. Results go
-// through Store::insert_match with the schedule key, so a key is played at most once.
+// A tournament in the results repository (rating::TournamentTables): its identity checked on
+// resume, one runner at a time, its schedule round by round, and per match how loaded the
+// machine was. Results are stored under their schedule key, so a key is played at most once.
 #include <map>
 #include <set>
 #include <string>
@@ -9,19 +9,11 @@
 
 #include "arbiter/tournament/history.hpp"
 #include "arbiter/tournament/schedule.hpp"
-#include "rating/store.hpp"
+#include "rating/results_repository.hpp"
 
 namespace arb::tournament {
 
-// How busy the machine was when a match started, so that timing faults under load can be told
-// apart from slow bots.
-struct LoadNote {
-    std::string started_at;
-    int concurrent_matches = 0;  // matches of this arbiter running, this one included
-    int jobs = 0;
-    int cores = 0;
-    double load_per_core = 0;    // 1-minute load average / cores
-};
+using rating::LoadNote;
 
 class TournamentStore {
 public:
@@ -58,10 +50,10 @@ public:
     std::set<std::string> handed_out(const std::string& name) const;
     void mark_handed_out(const std::vector<std::string>& keys);
 
-    rating::Store& store() { return store_; }
+    rating::Store& store() { return tables_.store(); }
 
 private:
-    rating::Store& store_;
+    rating::TournamentTables tables_;
     int run_lock_fd_ = -1;  // held from claim to release
 };
 

@@ -14,6 +14,7 @@
 
 #include "core/match_record.hpp"
 #include "rating/store.hpp"
+#include "rating/store_internal.hpp"
 #include "rating/synthetic.hpp"
 
 namespace fs = std::filesystem;
@@ -168,7 +169,7 @@ TEST_CASE("bad input: one line, exit code 2, nothing modified") {
     // Foreign SQLite file, also for import (which would otherwise create or write).
     {
         Store own = Store::open(box.path("own.db"), OpenMode::create_or_open);
-        own.exec("PRAGMA application_id=7");
+        rating::store_internal::StoreAccess::db(own).exec("PRAGMA application_id=7");
     }
     const std::string foreign_before = slurp(box.path("own.db"));
     write_records(box.path("records.json"), synthetic_records(3, 10, 1));

@@ -133,7 +133,7 @@ INSERT INTO pairs VALUES (1, 0, 0, 1, 1.0);
     }
     Store store = Store::open(path, OpenMode::read_write);
     {
-        Statement version = store.prepare("PRAGMA user_version");
+        Statement version = store_internal::StoreAccess::prepare(store, "PRAGMA user_version");
         REQUIRE(version.step());
         CHECK(version.column_int64(0) == Store::kSchemaVersion);
     }
@@ -263,12 +263,12 @@ TEST_CASE("component schemas migrate once and in order") {
         CHECK(store.ensure_component_schema("tournament", {"CREATE TABLE t_schedule (k TEXT PRIMARY KEY)"}) == 1);
         // Same list again: nothing runs (a second CREATE TABLE would fail).
         CHECK(store.ensure_component_schema("tournament", {"CREATE TABLE t_schedule (k TEXT PRIMARY KEY)"}) == 1);
-        store.exec("INSERT INTO t_schedule VALUES ('x')");
+        store_internal::StoreAccess::db(store).exec("INSERT INTO t_schedule VALUES ('x')");
     }
     Store store = Store::open(path, OpenMode::read_write);
     CHECK(store.ensure_component_schema("tournament", {"CREATE TABLE t_schedule (k TEXT PRIMARY KEY)",
                                                        "ALTER TABLE t_schedule ADD COLUMN done INTEGER DEFAULT 0"}) == 2);
-    Statement st = store.prepare("SELECT k, done FROM t_schedule");
+    Statement st = store_internal::StoreAccess::prepare(store, "SELECT k, done FROM t_schedule");
     REQUIRE(st.step());
     CHECK(st.column_text(0) == "x");
     CHECK(st.column_int(1) == 0);
@@ -339,7 +339,10 @@ TEST_CASE("a corrupt store is refused and left byte-identical") {
 TEST_CASE("a store from a newer arbiter is refused") {
     TempDir dir("newer");
     const std::string path = dir.file("results.db");
-    { Store::open(path, OpenMode::create_or_open).exec("PRAGMA user_version=99"); }
+    {
+        Store store = Store::open(path, OpenMode::create_or_open);
+        store_internal::StoreAccess::db(store).exec("PRAGMA user_version=99");
+    }
     CHECK_THROWS_AS(Store::open(path, OpenMode::read_write), UserError);
     CHECK_THROWS_AS(Store::open(path, OpenMode::read_only), UserError);
 }

@@ -14,6 +14,7 @@
 #include "arbiter/report/report_rounds.hpp"
 #include "arbiter/tournament/tournament_store.hpp"
 #include "core/user_error.hpp"
+#include "rating/store_internal.hpp"
 
 using namespace arb;
 namespace fs = std::filesystem;
@@ -103,7 +104,7 @@ std::string make_store(const fs::path& dir) {
         store.insert_match(r, std::string("t1"), "t1/r0/g0/s" + std::to_string(s));
     }
     // A status this build does not know, as a newer arbiter would store it.
-    store.exec("UPDATE participants SET status = 'forfeited' WHERE position = 2 AND match_id = 3");
+    rating::store_internal::StoreAccess::db(store).exec("UPDATE participants SET status = 'forfeited' WHERE position = 2 AND match_id = 3");
     return db;
 }
 
@@ -275,7 +276,7 @@ TEST_CASE("the report of one tournament names it, and a large match list stays f
                     record({{"a1", double(m % 4)}, {"b2", double(m % 3)}, {"c3", 1}, {"d4", 2}}, m));
             const auto ids = store.insert_matches(batch, {});
             for (int m = 0; m < per_round; ++m)
-                store.exec("UPDATE matches SET tournament = 'big', schedule_key = 'big/r" +
+                rating::store_internal::StoreAccess::db(store).exec("UPDATE matches SET tournament = 'big', schedule_key = 'big/r" +
                            std::to_string(round) + "/g" + std::to_string(m / 4) + "/s" +
                            std::to_string(m % 4) + "' WHERE id = " + std::to_string(ids[m]));
         }

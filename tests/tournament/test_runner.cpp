@@ -13,6 +13,7 @@
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
+#include "rating/store_internal.hpp"
 #include "fake_game.hpp"
 #include "runner_test_support.hpp"
 
@@ -142,7 +143,7 @@ TEST_CASE("a different config under the same name is refused, a live runner bloc
 
     // A stored runner id of a live process (our parent) that holds no lock does not block.
     TournamentStore ts(store);
-    auto u = store.prepare("UPDATE tournament SET runner_pid = ?1 WHERE name = 'unit'");
+    auto u = rating::store_internal::StoreAccess::prepare(store, "UPDATE tournament SET runner_pid = ?1 WHERE name = 'unit'");
     u.bind(1, static_cast<std::int64_t>(getppid()));
     u.run();
     ts.claim("unit");
@@ -196,7 +197,7 @@ TEST_CASE("the schedule is stored before the first match runs") {
         if (!checked) {
             // Another connection sees the whole fixed schedule (rounds 0..2 are random rounds).
             auto other = rating::Store::open(path.string(), rating::OpenMode::read_only);
-            auto q = other.prepare("SELECT COUNT(*) FROM tournament_match WHERE tournament = 'unit'");
+            auto q = rating::store_internal::StoreAccess::prepare(other, "SELECT COUNT(*) FROM tournament_match WHERE tournament = 'unit'");
             REQUIRE(q.step());
             CHECK(q.column_int(0) == 3 * 4);
             checked = true;
