@@ -18,6 +18,7 @@
 #include "arbiter/ladder/ladder.hpp"
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
+#include "arbiter/tournament/play_and_store.hpp"
 #include "arbiter/tournament/preflight.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
 #include "arbiter/tournament/worker_pool.hpp"
@@ -230,22 +231,14 @@ bool play(const HeadToHead& h, rating::Store& store, std::map<std::string, Match
             progress.show(h, n, judge(h, obs), false);
         }
         if (interrupt_requested()) return false;
-        std::vector<MatchRequest> requests;
-        std::vector<std::string> keys;
-        for (; next < h.deal_sets && static_cast<int>(keys.size()) < batch * h.seats; ++next) {
+        std::vector<tournament::KeyedRequest> requests;
+        for (; next < h.deal_sets && static_cast<int>(requests.size()) < batch * h.seats; ++next) {
             for (int s = 0; s < h.seats; ++s) {
                 if (stored.count(key_of(h, next, s))) continue;
-                requests.push_back(request_for(h, next, s));
-                keys.push_back(key_of(h, next, s));
+                requests.push_back({key_of(h, next, s), request_for(h, next, s)});
             }
         }
-        const auto results = tournament::play_concurrently(requests, h.jobs, play_one, interrupt_requested);
-        for (std::size_t i = 0; i < results.size(); ++i) {
-            if (results[i].error) std::rethrow_exception(results[i].error);
-            if (!results[i].record) continue;  // not started: a stop was requested
-            store.insert_match(*results[i].record, h.tournament, keys[i]);
-            stored.emplace(keys[i], *results[i].record);
-        }
+        tournament::play_and_store(store, h.tournament, requests, h.jobs, play_one, interrupt_requested, stored);
     }
     return !interrupt_requested() || static_cast<int>(observations(h, stored).size()) == h.deal_sets;
 }

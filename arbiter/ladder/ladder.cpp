@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/ladder/ladder_store.hpp"
+#include "arbiter/tournament/play_and_store.hpp"
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/tournament/formats.hpp"
 #include "arbiter/tournament/history.hpp"
@@ -277,23 +278,15 @@ std::vector<int> LadderRun::choose_group(const tournament::History& history, int
 
 // The group in every cyclic rotation on one deal set; rotations already stored are skipped.
 void LadderRun::play_round(const std::vector<int>& group, int round) {
-    std::vector<MatchRequest> requests;
-    std::vector<std::string> keys;
+    std::vector<tournament::KeyedRequest> requests;
     const auto arrangements = tournament::seat_arrangements(group_size_, tournament::Seating::rotations);
     for (int s = 0; s < group_size_; ++s) {
         const std::string key = fmt::format("{}{}/s{}", prefix_, round, s);
         if (stored_.count(key)) continue;
-        requests.push_back(match_request(group, arrangements[s], round, s));
-        keys.push_back(key);
+        requests.push_back({key, match_request(group, arrangements[s], round, s)});
     }
-    const auto results = tournament::play_concurrently(requests, request_.jobs, play_, request_.stop_requested);
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        if (results[i].error) std::rethrow_exception(results[i].error);
-        if (!results[i].record) continue;  // not started: a stop was requested
-        store_.insert_match(*results[i].record, tournament_, keys[i]);
-        stored_.emplace(keys[i], *results[i].record);
-        ++outcome_.matches_this_run;
-    }
+    outcome_.matches_this_run += tournament::play_and_store(store_, tournament_, requests, request_.jobs, play_,
+                                                            request_.stop_requested, stored_);
 }
 
 MatchRequest LadderRun::match_request(const std::vector<int>& group, const std::vector<int>& seats, int round,
