@@ -8,6 +8,9 @@
    match -> tournament -> ladder, report, view -> cli; a game folder includes no other game's folder.
 2. Sizes: no source file over 600 lines and no function over 150, unless the file's first lines
    or the lines just above the function say why ("long because ...").
+3. SQL stays in rating/ (the results repository): no C/C++ file of core/, rules/ or arbiter/ holds
+   an SQL statement in a string, or includes sqlite3.h or the store's internals (tests forge
+   files and may).
 
 Functions are measured with Universal Ctags (tools/setup installs it). Prints one line per
 breach and exits 1 when there is any, 0 otherwise.
@@ -39,6 +42,9 @@ ALLOWED = {
     "tests": {"core", "rating", "rules", "arbiter", "tools", "tests"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SQL_ROOTS = ("core", "rules", "arbiter")
+SQL_TEXT = re.compile(r'"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT)\b')
+SQL_LAYER = re.compile(r'^\s*#\s*include\s+[<"](sqlite3\.h|rating/store_internal\.hpp)[>"]')
 
 
 def folder_rule(path):
@@ -83,6 +89,18 @@ def include_breaches(repo, path):
             mine, theirs = game_folder(path), game_folder(target)
             if mine and theirs and mine != theirs:
                 breaches.append(f"{path}:{number}: the {mine} game includes the {theirs} game's {target}")
+    return breaches
+
+
+def sql_breaches(path, lines):
+    if path.split("/")[0] not in SQL_ROOTS or not path.endswith((".cpp", ".hpp", ".c", ".h")):
+        return []
+    breaches = []
+    for number, line in enumerate(lines, 1):
+        if SQL_LAYER.match(line):
+            breaches.append(f"{path}:{number}: includes the SQLite internals; ask rating/results_repository.hpp instead")
+        elif SQL_TEXT.search(line):
+            breaches.append(f"{path}:{number}: SQL outside rating/; put the statement in the results repository")
     return breaches
 
 
@@ -137,6 +155,7 @@ def main(argv):
             texts[path] = f.readlines()
         breaches += include_breaches(repo, path)
         breaches += size_breaches(repo, path, texts[path])
+        breaches += sql_breaches(path, texts[path])
     breaches += function_breaches(repo, paths, texts)
     for b in breaches:
         print(b)
