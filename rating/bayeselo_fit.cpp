@@ -34,38 +34,32 @@ std::vector<int> number_model_players(const ResultSet& results, Condensed& c) {
     return model_of;
 }
 
-std::uint64_t pair_key(const PairwiseGame& g, const std::vector<int>& model_of, std::uint64_t n) {
-    const auto w = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(g.white)]);
-    const auto b = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(g.black)]);
-    return std::min(w, b) * n + std::max(w, b);
-}
-
-// The games counted per unordered pair, pairs sorted by (lo, hi).
+// The games counted per unordered pair, the pairs in the order of their latest game, latest first:
+// each player's opponents in that order are bayeselo's order (the opponent met most recently
+// first). One walk over the games from the last, with an open-addressing table from pair to slot
+// (at most twice as many entries as pairs that can exist, so memory stays in proportion to the games).
 std::vector<PairCounts> count_pairs(const ResultSet& results, const std::vector<int>& model_of, std::uint64_t n) {
-    // Sort the games by unordered pair; the low 3 bits say who was White and the outcome.
-    std::vector<std::uint64_t> keys;
-    keys.reserve(results.games().size());
-    for (const PairwiseGame& g : results.games()) {
-        const auto w = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(g.white)]);
-        const std::uint64_t key = pair_key(g, model_of, n);
-        const std::uint64_t code = (w == key / n ? 0 : 3) + static_cast<std::uint64_t>(g.outcome);
-        keys.push_back((key << 3) | code);
-    }
-    std::sort(keys.begin(), keys.end());
-
-    std::vector<PairCounts> pairs;
-    std::vector<std::uint64_t> pair_keys;
-    for (std::size_t k = 0; k < keys.size();) {
-        const std::uint64_t key = keys[k] >> 3;
-        PairCounts pc{static_cast<int>(key / n), static_cast<int>(key % n), {0, 0, 0, 0, 0, 0}};
-        for (; k < keys.size() && (keys[k] >> 3) == key; ++k) pc.count[keys[k] & 7] += 1;
-        pairs.push_back(pc);
-        pair_keys.push_back(key);
-    }
     const std::vector<PairwiseGame>& games = results.games();
-    for (std::size_t i = 0; i < games.size(); ++i) {
-        const auto at = std::lower_bound(pair_keys.begin(), pair_keys.end(), pair_key(games[i], model_of, n));
-        pairs[static_cast<std::size_t>(at - pair_keys.begin())].last_game = i;
+    const std::uint64_t possible_pairs = n * (n - 1) / 2;
+    std::uint64_t capacity = 16;
+    while (capacity < 2 * std::min<std::uint64_t>(games.size(), possible_pairs)) capacity *= 2;
+    constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+    std::vector<std::uint64_t> table_keys(capacity, kEmpty);
+    std::vector<std::uint32_t> table_slots(capacity);
+    std::vector<PairCounts> pairs;
+    for (std::size_t i = games.size(); i-- > 0;) {
+        const auto w = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(games[i].white)]);
+        const auto b = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(games[i].black)]);
+        const std::uint64_t lo = std::min(w, b), hi = std::max(w, b), key = lo * n + hi;
+        std::uint64_t at = (key * 0x9E3779B97F4A7C15ULL) >> 20 & (capacity - 1);
+        while (table_keys[at] != key && table_keys[at] != kEmpty) at = (at + 1) & (capacity - 1);
+        if (table_keys[at] == kEmpty) {
+            table_keys[at] = key;
+            table_slots[at] = static_cast<std::uint32_t>(pairs.size());
+            pairs.push_back({static_cast<int>(lo), static_cast<int>(hi), {0, 0, 0, 0, 0, 0}, i});
+        }
+        // [lo White: black wins, draw, white wins][hi White: the same]
+        pairs[table_slots[at]].count[(w == lo ? 0 : 3) + static_cast<int>(games[i].outcome)] += 1;
     }
     return pairs;
 }
@@ -118,15 +112,14 @@ float draw_cell(double real_draws, double pair_games, std::int64_t lo_games, std
 }
 
 // The per-edge numbers only the sums below need: A_i's term (w_ij + d_ij + l_ji + d_ji, left to
-// right in float), the draws of i as White, and the pair's latest game, which orders the lists.
+// right in float) and the draws of i as White.
 struct EdgeExtras {
     float successes = 0, white_draws = 0;
-    std::size_t last_game = 0;
 };
 
 // One side of a pair as the edge of player i against j, from bayeselo's float cells:
 // [0] i White loses, [1] i White draws, [2] i White wins, then the same with j White.
-void set_side(std::size_t k, int opponent, const float cell[6], double games, std::size_t last_game, Condensed& c,
+void set_side(std::size_t k, int opponent, const float cell[6], double games, Condensed& c,
               std::vector<EdgeExtras>& extras) {
     Edge& e = c.edges[k];
     e.opponent = opponent;
@@ -140,30 +133,11 @@ void set_side(std::size_t k, int opponent, const float cell[6], double games, st
     float successes = cell[2] + cell[1];
     successes += cell[3];
     successes += cell[4];
-    extras[k] = {successes, cell[1], last_game};
-}
-
-// Puts the edges [begin, end) in bayeselo's order for one player: the latest opponent first.
-void order_like_bayeselo(std::size_t begin, std::size_t end, Condensed& c, std::vector<EdgeExtras>& extras) {
-    std::vector<std::size_t> order(end - begin);
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = begin + k;
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return extras[a].last_game > extras[b].last_game; });
-    std::vector<Edge> edges(order.size());
-    std::vector<LikelihoodCounts> likelihood(order.size());
-    std::vector<EdgeExtras> moved(order.size());
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        edges[k] = c.edges[order[k]];
-        likelihood[k] = c.likelihood[order[k]];
-        moved[k] = extras[order[k]];
-    }
-    std::copy(edges.begin(), edges.end(), c.edges.begin() + static_cast<std::ptrdiff_t>(begin));
-    std::copy(likelihood.begin(), likelihood.end(), c.likelihood.begin() + static_cast<std::ptrdiff_t>(begin));
-    std::copy(moved.begin(), moved.end(), extras.begin() + static_cast<std::ptrdiff_t>(begin));
+    extras[k] = {successes, cell[1]};
 }
 
 // The CSR opponent lists with the prior's virtual draws, each list in bayeselo's order (latest
-// opponent first), then the successes and the theta numerators summed in bayeselo's order.
+// opponent first, as the pairs come), then the successes and the theta numerators summed in bayeselo's order.
 void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size_t>& degree, std::uint64_t n,
                double prior, Condensed& c) {
     c.first_edge.assign(n + 1, 0);
@@ -180,10 +154,9 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
         const float lo_side[6] = {static_cast<float>(pc.count[0]), lo_white_draw, static_cast<float>(pc.count[2]),
                                   static_cast<float>(pc.count[3]), hi_white_draw, static_cast<float>(pc.count[5])};
         const float hi_side[6] = {lo_side[3], lo_side[4], lo_side[5], lo_side[0], lo_side[1], lo_side[2]};
-        set_side(fill[pc.lo]++, pc.hi, lo_side, games, pc.last_game, c, extras);
-        set_side(fill[pc.hi]++, pc.lo, hi_side, games, pc.last_game, c, extras);
+        set_side(fill[pc.lo]++, pc.hi, lo_side, games, c, extras);
+        set_side(fill[pc.hi]++, pc.lo, hi_side, games, c, extras);
     }
-    for (std::size_t p = 0; p < n; ++p) order_like_bayeselo(c.first_edge[p], c.first_edge[p + 1], c, extras);
     c.successes.assign(n, 0);
     c.likelihood_successes.assign(n, 0);
     for (std::size_t p = n; p-- > 0;) {
@@ -200,18 +173,10 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
 // A.2 steps 1-2: one Gauss-Seidel sweep over the gammas, from the highest index down, each
 // update seeing the new gammas of the players already swept. Returns the largest relative change.
 double sweep_gammas(const Condensed& c, double tw, double td, std::vector<double>& gamma) {
-    const double tdw = td * tw;
     double diff = 0;
     for (int p = c.n - 1; p >= 0; --p) {
         const double gp = gamma[p];
-        double b = 0;
-        for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
-            const Edge& e = c.edges[k];
-            const double go = gamma[e.opponent];  // already new when opponent > p
-            b += e.i_white_win_draw * tw / (tw * gp + td * go) + e.i_white_loss_draw * td * tw / (tdw * gp + go) +
-                 e.j_white_win_draw * td / (tw * go + td * gp) + e.j_white_loss_draw / (tdw * go + gp);
-        }
-        const double updated = c.successes[p] / b;
+        const double updated = c.successes[p] / mm_denominator(c, p, gamma, tw, td);
         diff = std::max(diff, std::fabs(updated - gp) / (updated + gp));
         gamma[p] = updated;
     }

@@ -170,7 +170,6 @@ void exact_intervals(const Condensed& c, const std::vector<double>& elo, double 
     std::vector<double> inverse_exp(static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j) inverse_exp[j] = std::exp(-kNatPerElo * elo[j]);
     const int points = std::max(2, o.grid_points);
-    const double tdw = td * tw;
     constexpr double kCutoffNats = 40;
 
     auto one_player = [&](int p, std::vector<double>& loglik, std::vector<char>& done) {
@@ -184,13 +183,7 @@ void exact_intervals(const Condensed& c, const std::vector<double>& elo, double 
             const double delta = (x - elo[p]) * shift_share;
             const double ln_e = kNatPerElo * (x + delta);
             const double e_x = std::exp(ln_e);
-            double sum = c.likelihood_successes[p] * ln_e;
-            for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
-                const LikelihoodCounts& e = c.likelihood[k];
-                const double rho = e_x * inverse_exp[c.edges[k].opponent];
-                sum -= e.i_white_win_draw * std::log(tw * rho + td) + e.i_white_loss_draw * std::log(tdw * rho + 1) +
-                       e.j_white_win_draw * std::log(tw + td * rho) + e.j_white_loss_draw * std::log(tdw + rho);
-            }
+            const double sum = c.likelihood_successes[p] * ln_e - likelihood_log_terms(c, p, inverse_exp, e_x, tw, td);
             loglik[static_cast<std::size_t>(index)] = sum;
             done[static_cast<std::size_t>(index)] = 1;
             return sum;

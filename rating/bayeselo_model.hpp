@@ -88,6 +88,15 @@ inline double edge_curvature(const Edge& e, double gp, double go, double tw, dou
     return sum * (gp * go * td * tw);  // bayeselo's grouping: the product first
 }
 
+// bayeselo_kernels.cpp: the inner loops. One player's MM denominator (A.2 step 1; gamma as
+// swept so far), and the sum over one player's edges of the log-likelihood's logarithm terms at
+// one grid point (exactdist; e_x = exp(kNatPerElo x'), inverse_exp[j] = exp(-kNatPerElo r_j)).
+double mm_denominator(const Condensed& c, int p, const std::vector<double>& gamma, double tw, double td);
+double likelihood_log_terms(const Condensed& c, int p, const std::vector<double>& inverse_exp, double e_x, double tw,
+                            double td);
+// Tests: the two-lane kernels even where AVX2 is there (they give the same bits).
+void use_portable_kernels(bool portable);
+
 // bayeselo_intervals.cpp
 double discretised_normal_quantile(double confidence);
 void exact_intervals(const Condensed& c, const std::vector<double>& elo, double tw, double td, const EloOptions& o,

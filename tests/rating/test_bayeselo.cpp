@@ -321,6 +321,28 @@ TEST_CASE("exactdist results do not depend on the number of threads") {
     CHECK(format_ratings_table(a) == format_ratings_table(b));
 }
 
+TEST_CASE("the four-lane (AVX2) and two-lane kernels give the same bits") {
+    const SyntheticData data = generate_synthetic(random_games(60, 8000, 5));
+    for (const bool fit_thetas : {false, true}) {
+        EloOptions o;
+        o.fit_advantage = o.fit_drawelo = fit_thetas;
+        o.want_los = true;
+        bayeselo_model::use_portable_kernels(true);
+        const RatingResult portable = rate(data.results, o);
+        bayeselo_model::use_portable_kernels(false);
+        const RatingResult native = rate(data.results, o);
+        CAPTURE(fit_thetas);
+        CHECK(portable.sweeps == native.sweeps);
+        CHECK(portable.model_elo == native.model_elo);
+        REQUIRE(portable.rows.size() == native.rows.size());
+        for (std::size_t i = 0; i < portable.rows.size(); ++i) {
+            CHECK(portable.rows[i].plus == native.rows[i].plus);
+            CHECK(portable.rows[i].minus == native.rows[i].minus);
+        }
+        CHECK(portable.los == native.los);
+    }
+}
+
 TEST_CASE("the ratings table has bayeselo's columns and widths") {
     ResultSet rs;
     rs.add_game("Bot01", "Bot02", Outcome::white_wins);
