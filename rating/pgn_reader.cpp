@@ -3,13 +3,18 @@
 // as bayeselo does; any other token is an error naming the file and line.
 #include "rating/pgn_reader.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
 #include <fstream>
-#include <optional>
-#include <sstream>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "core/unique_fd.hpp"
 #include "core/user_error.hpp"
 #include "core/utf8_text.hpp"
 
@@ -20,11 +25,29 @@ namespace {
 // below this. A longer line is not PGN, and keeping it whole would take unbounded memory.
 constexpr std::size_t kMaxPgnLineBytes = 1 << 20;
 
-struct PendingGame {
-    std::optional<std::string> white, black, result;
-    std::int64_t line = 0;  // where its tag section starts
-    bool has_tags() const { return white || black || result; }
+// One tag's value, kept in a buffer reused from game to game (no allocation per game).
+struct TagValue {
+    std::string text;
+    bool present = false;
+    void set(std::string_view value) {
+        text.assign(value);
+        present = true;
+    }
 };
+
+struct PendingGame {
+    TagValue white, black, result;
+    std::int64_t line = 0;  // where its tag section starts
+    bool has_tags() const { return white.present || black.present || result.present; }
+    void clear() { white.present = black.present = result.present = false; }
+};
+
+// A player's name as stored: the tag's text when it is valid UTF-8, else its escaped copy.
+std::string_view stored_name(const std::string& text, std::string& escaped) {
+    if (is_valid_utf8(text)) return text;
+    escaped = valid_utf8(text);
+    return escaped;
+}
 
 class PgnParser {
 public:
@@ -84,66 +107,66 @@ private:
         if (i >= line.size() || line[i] != '"')
             throw UserError(fmt::format("{}:{}: malformed PGN tag '{}'", source_, line_number_, line));
         ++i;
-        std::string value;
-        bool closed = false;
-        for (; i < line.size(); ++i) {
-            if (line[i] == '\\' && i + 1 < line.size()) {
-                value.push_back(line[++i]);
-            } else if (line[i] == '"') {
-                closed = true;
-                break;
-            } else {
-                value.push_back(line[i]);
+        // The value runs to the first quote not escaped; most have no escape and are used as they stand.
+        const std::size_t value_start = i;
+        while (i < line.size() && line[i] != '"' && line[i] != '\\') ++i;
+        std::string_view value = line.substr(value_start, i - value_start);
+        if (i < line.size() && line[i] == '\\') {
+            unescaped_.assign(value);
+            for (; i < line.size() && line[i] != '"'; ++i) {
+                if (line[i] == '\\' && i + 1 < line.size()) ++i;
+                unescaped_.push_back(line[i]);
             }
+            value = unescaped_;
         }
-        if (!closed) throw UserError(fmt::format("{}:{}: unterminated PGN tag value", source_, line_number_));
+        if (i >= line.size()) throw UserError(fmt::format("{}:{}: unterminated PGN tag value", source_, line_number_));
 
-        if (name == "White") {
-            if (game_.white) finish_game();
-            if (!game_.has_tags()) game_.line = line_number_;
-            game_.white = valid_utf8(value);
-        } else if (name == "Black") {
-            if (game_.black) finish_game();
-            if (!game_.has_tags()) game_.line = line_number_;
-            game_.black = valid_utf8(value);
-        } else if (name == "Result") {
-            if (game_.result) finish_game();
-            if (!game_.has_tags()) game_.line = line_number_;
-            game_.result = std::move(value);
-        }
+        TagValue* slot = name == "White" ? &game_.white : name == "Black" ? &game_.black
+                         : name == "Result"                             ? &game_.result
+                                                                         : nullptr;
+        if (slot == nullptr) return;
+        if (slot->present) finish_game();  // the same tag again: a new game begins
+        if (!game_.has_tags()) game_.line = line_number_;
+        slot->set(value);
     }
 
     void finish_game() {
         seen_movetext_ = false;
         if (!game_.has_tags()) return;
-        PendingGame game = std::move(game_);
-        game_ = {};
-        std::optional<Outcome> outcome;
-        if (!game.result || *game.result == "*") {
+        const PendingGame& game = game_;
+        struct Clear {
+            PendingGame& game;
+            ~Clear() { game.clear(); }
+        } clear_after{game_};
+        if (!game.result.present || game.result.text == "*") {
             ++stats_.ignored;
             return;
         }
-        if (*game.result == "1-0") outcome = Outcome::white_wins;
-        else if (*game.result == "0-1") outcome = Outcome::black_wins;
-        else if (*game.result == "1/2-1/2") outcome = Outcome::draw;
+        Outcome outcome;
+        if (game.result.text == "1-0") outcome = Outcome::white_wins;
+        else if (game.result.text == "0-1") outcome = Outcome::black_wins;
+        else if (game.result.text == "1/2-1/2") outcome = Outcome::draw;
         else
             throw UserError(fmt::format("{}:{}: unknown result '{}' (expected 1-0, 0-1, 1/2-1/2 or *)", source_,
-                                        game.line, *game.result));
-        if (!game.white || !game.black)
+                                        game.line, game.result.text));
+        if (!game.white.present || !game.black.present)
             throw UserError(fmt::format("{}:{}: game with a result but no {} tag", source_, game.line,
-                                        game.white ? "Black" : "White"));
-        if (*game.white == *game.black) {
+                                        game.white.present ? "Black" : "White"));
+        const std::string_view white = stored_name(game.white.text, escaped_white_);
+        const std::string_view black = stored_name(game.black.text, escaped_black_);
+        if (white == black) {
             // A player against itself carries no rating information.
             ++stats_.ignored;
             return;
         }
-        results_.add_game(*game.white, *game.black, *outcome);
+        results_.add_game(white, black, outcome);
         ++stats_.games;
     }
 
     const std::string& source_;
     ResultSet& results_;
     PendingGame game_;
+    std::string unescaped_, escaped_white_, escaped_black_;  // reused buffers
     PgnReadStats stats_;
     std::int64_t line_number_ = 0;
     bool in_comment_ = false;
@@ -181,7 +204,79 @@ PgnReadStats read_pgn(std::istream& in, const std::string& source, ResultSet& re
     return parser.finish();
 }
 
+namespace {
+
+// Feeds the lines of `text` to the parser; `consumed(bytes)` is told, now and then, how much of
+// the text has been read (so that a mapping can give those pages back).
+template <typename Consumed>
+PgnReadStats parse_text(std::string_view text, PgnParser& parser, Consumed consumed) {
+    constexpr std::size_t kReportEvery = std::size_t{4} << 20;
+    const char* const begin = text.data();
+    std::size_t next_report = kReportEvery;
+    while (!text.empty()) {
+        const void* nl = std::memchr(text.data(), '\n', std::min(text.size(), kMaxPgnLineBytes + 1));
+        const std::size_t length =
+            nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+        if (length > kMaxPgnLineBytes) parser.line_too_long();
+        parser.feed_line(text.substr(0, length));
+        text.remove_prefix(nl != nullptr ? length + 1 : length);
+        if (static_cast<std::size_t>(text.data() - begin) >= next_report) {
+            consumed(static_cast<std::size_t>(text.data() - begin));
+            next_report += kReportEvery;
+        }
+    }
+    return parser.finish();
+}
+
+}  // namespace
+
+PgnReadStats read_pgn_text(std::string_view text, const std::string& source, ResultSet& results) {
+    PgnParser parser(source, results);
+    return parse_text(text, parser, [](std::size_t) {});
+}
+
+namespace {
+
+// A read-only map of a whole file, unmapped on scope exit.
+class MappedFile {
+public:
+    MappedFile(void* data, std::size_t size) : data_(data), size_(size) {}
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile() { ::munmap(data_, size_); }
+    std::string_view text() const { return {static_cast<const char*>(data_), size_}; }
+
+private:
+    void* data_;
+    std::size_t size_;
+};
+
+}  // namespace
+
 PgnReadStats read_pgn_file(const std::string& path, ResultSet& results) {
+    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) throw UserError(fmt::format("cannot read PGN file '{}'", path));
+    struct stat info {};
+    if (::fstat(fd.get(), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+        // A regular file is read in place: the page cache is the buffer, nothing is copied, and
+        // the pages are the kernel's to drop again (they are clean).
+        const auto size = static_cast<std::size_t>(info.st_size);
+        void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+        if (data != MAP_FAILED) {
+            const MappedFile file(data, size);
+            ::madvise(data, size, MADV_SEQUENTIAL);
+            // The pages read are dropped as the reading goes: memory stays flat in the file's size.
+            const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+            std::size_t released = 0;
+            PgnParser parser(path, results);
+            return parse_text(file.text(), parser, [&](std::size_t bytes) {
+                const std::size_t upto = bytes / page * page;
+                ::madvise(static_cast<char*>(data) + released, upto - released, MADV_DONTNEED);
+                released = upto;
+            });
+        }
+    }
+    // Pipes, terminals and files that cannot be mapped: read as a stream.
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UserError(fmt::format("cannot read PGN file '{}'", path));
     return read_pgn(in, path, results);

@@ -3,6 +3,7 @@
 // so users can compare our ratings with bayeselo's and Ordo's on their own files.
 #include <istream>
 #include <string>
+#include <string_view>
 
 #include "rating/result_set.hpp"
 
@@ -16,6 +17,9 @@ struct PgnReadStats {
 // Appends the games of one PGN stream to `results`. `source` names the file in errors.
 // Throws UserError on an unknown result token ("games.pgn:123: unknown result '2-0'").
 PgnReadStats read_pgn(std::istream& in, const std::string& source, ResultSet& results);
+// The same over a whole text in memory (a mapped file): the same games, the same errors.
+PgnReadStats read_pgn_text(std::string_view text, const std::string& source, ResultSet& results);
+// A regular file is mapped and read in place; anything else (a pipe) is read as a stream.
 PgnReadStats read_pgn_file(const std::string& path, ResultSet& results);
 
 }  // namespace arb::rating

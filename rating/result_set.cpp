@@ -1,5 +1,6 @@
 #include "rating/result_set.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace arb::rating {
@@ -10,17 +11,54 @@ Outcome outcome_from_score(double white_score) {
     return Outcome::draw;
 }
 
+std::uint64_t ResultSet::name_hash(std::string_view name) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a: names are short
+    for (const char ch : name) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+    return h ^ (h >> 29);
+}
+
+void ResultSet::grow_index() {
+    slots_.assign(std::max<std::size_t>(16, slots_.size() * 2), 0);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t p = 0; p < players_.size(); ++p) {
+        std::size_t at = hashes_[p] & mask;
+        while (slots_[at] != 0) at = (at + 1) & mask;
+        slots_[at] = static_cast<std::int32_t>(p + 1);
+    }
+}
+
 int ResultSet::player_index(std::string_view name) {
-    if (auto it = index_.find(name); it != index_.end()) return it->second;
+    const std::uint64_t h = name_hash(name);
+    if (!slots_.empty()) {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = h & mask; slots_[at] != 0; at = (at + 1) & mask) {
+            const auto p = static_cast<std::size_t>(slots_[at] - 1);
+            if (hashes_[p] == h && players_[p] == name) return static_cast<int>(p);
+        }
+    }
     const int index = static_cast<int>(players_.size());
     players_.emplace_back(name);
-    index_.emplace(std::string(name), index);
+    hashes_.push_back(h);
+    if (2 * players_.size() > slots_.size()) {
+        grow_index();
+    } else {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t at = h & mask;
+        while (slots_[at] != 0) at = (at + 1) & mask;
+        slots_[at] = index + 1;
+    }
     return index;
 }
 
 int ResultSet::find_player(std::string_view name) const {
-    auto it = index_.find(name);
-    return it == index_.end() ? -1 : it->second;
+    if (slots_.empty()) return -1;
+    const std::uint64_t h = name_hash(name);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = h & mask; slots_[at] != 0; at = (at + 1) & mask) {
+        const auto p = static_cast<std::size_t>(slots_[at] - 1);
+        if (hashes_[p] == h && players_[p] == name) return static_cast<int>(p);
+    }
+    return -1;
 }
 
 void ResultSet::add_game(std::string_view white, std::string_view black, Outcome outcome) {

@@ -3,10 +3,8 @@
 // a "white" (first mover) and a "black" player with a win/draw/loss outcome.
 // Filled from the store (Store::pair_games), from PGN headers (read_pgn), or by tests.
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace arb::rating {
@@ -41,13 +39,14 @@ public:
     bool empty() const { return games_.empty(); }
 
 private:
-    // Heterogeneous lookup: finding a name from a string_view allocates nothing.
-    struct NameHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-    };
+    // Names to indices: open addressing over the players (a slot holds index + 1, 0 is empty),
+    // at most half full, each player's hash kept to skip most string comparisons.
+    static std::uint64_t name_hash(std::string_view name);
+    void grow_index();
+
     std::vector<std::string> players_;
-    std::unordered_map<std::string, int, NameHash, std::equal_to<>> index_;
+    std::vector<std::uint64_t> hashes_;
+    std::vector<std::int32_t> slots_;
     std::vector<PairwiseGame> games_;
 };
 

@@ -1,7 +1,14 @@
 // PGN tag reading as bayeselo's readpgn does it (rating.md A.2 "PGN reader").
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "core/user_error.hpp"
 #include "rating/pgn_reader.hpp"
@@ -74,4 +81,114 @@ TEST_CASE("a line longer than a megabyte is an error naming its line, read or no
     std::istringstream in(text);
     ResultSet rs;
     CHECK(read_pgn(in, "long.pgn", rs).games == 1);
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What one reading route made of a text: the games and players, or the error's message.
+struct ReadOutcome {
+    std::vector<std::string> players;
+    std::vector<PairwiseGame> games;
+    std::int64_t counted = 0, ignored = 0;
+    std::string error;
+    friend bool operator==(const ReadOutcome&, const ReadOutcome&) = default;
+};
+
+template <typename Read>
+ReadOutcome outcome_of(Read read) {
+    ReadOutcome out;
+    ResultSet rs;
+    try {
+        const PgnReadStats stats = read(rs);
+        out.counted = stats.games;
+        out.ignored = stats.ignored;
+    } catch (const arb::UserError& e) {
+        out.error = e.what();
+    }
+    out.players = rs.players();
+    out.games = rs.games();
+    return out;
+}
+
+// A scratch file under the build tree, named as the errors will name it.
+std::string scratch_file(const std::string& name, const std::string& text) {
+    const fs::path dir = fs::path(ARBITER_BINARY_DIR) / "test-tmp" / "rating" / "pgn-files";
+    fs::create_directories(dir);
+    const fs::path path = dir / name;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+    return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("a mapped file, a text in memory and a stream give the same games and the same errors") {
+    const std::string game = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n\n";
+    const std::vector<std::string> texts = {
+        "",
+        game,
+        game + "[White \"b\"]\r\n[Black \"a\\\\x\"]\r\n[Result \"1/2-1/2\"]\r\n\r\n1/2-1/2",  // no final newline
+        game + "[White \"b\"]\n[Black \"a\"]\n[Res",                                     // truncated in a tag
+        game + "[White \"b\"]\n[Black \"a\"]\n[Result \"0-1",                           // truncated in a value
+        game + "[White \"b\"]\n[Black \"a\"]\n[Result \"0-1\"]\n\n{a comment never closed\n",
+        game + "[White \"caf\xc3\xa9\"]\n[Black \"\xff\"]\n[Result \"0-1\"]\n",          // invalid UTF-8 name
+        game + "[White \"b\"]\n[Black \"a\"]\n[Result \"2-0\"]\n",
+        game + "[White \"b\"]\n[Black \"a\"]\n[Result \"1-0\"]\n[Result \"0-1\"]\n[White \"a\"]\n[Black \"b\"]\n",
+        game + "[White \"b\\\"]\n",                                                      // escaped closing quote
+        "%escape line\n" + game + "[White \"a\"]\n[Black \"a\"]\n[Result \"1-0\"]\n",      // a player against itself
+    };
+    int k = 0;
+    for (const std::string& text : texts) {
+        const std::string name = "case" + std::to_string(k++) + ".pgn";
+        const std::string path = scratch_file(name, text);
+        CAPTURE(text);
+        const ReadOutcome from_stream = outcome_of([&](ResultSet& rs) {
+            std::istringstream in(text);
+            return read_pgn(in, path, rs);
+        });
+        const ReadOutcome from_text = outcome_of([&](ResultSet& rs) { return read_pgn_text(text, path, rs); });
+        const ReadOutcome from_file = outcome_of([&](ResultSet& rs) { return read_pgn_file(path, rs); });
+        CHECK(from_text == from_stream);
+        CHECK(from_file == from_stream);
+    }
+    // The truncated value is an error naming the file and line; so is the unknown result.
+    CHECK(outcome_of([&](ResultSet& rs) { return read_pgn_file(scratch_file("cut.pgn", texts[4]), rs); }).error ==
+          scratch_file("cut.pgn", texts[4]) + ":9: unterminated PGN tag value");
+}
+
+TEST_CASE("a mapped file with a line over the limit is an error naming its line") {
+    std::string text = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1-0\n\n[Event \"";
+    text.append((std::size_t{1} << 20) + 10, 'x');
+    const std::string path = scratch_file("huge.pgn", text);
+    const ReadOutcome out = outcome_of([&](ResultSet& rs) { return read_pgn_file(path, rs); });
+    CHECK(out.error == path + ":7: line longer than 1048576 bytes (not a PGN file?)");
+}
+
+TEST_CASE("a file larger than the read-ahead the reader gives back is read whole") {
+    // Over 4 MiB, so that pages already read are released while the rest is still read.
+    std::string text;
+    for (int g = 0; text.size() < (std::size_t{9} << 20); ++g)
+        text += "[Event \"long\"]\n[White \"P" + std::to_string(g % 97) + "\"]\n[Black \"Q" + std::to_string(g % 89) +
+                "\"]\n[Result \"" + (g % 3 == 0 ? "1-0" : g % 3 == 1 ? "0-1" : "1/2-1/2") + "\"]\n\n*\n\n";
+    const std::string path = scratch_file("large.pgn", text);
+    std::istringstream in(text);
+    const ReadOutcome from_stream = outcome_of([&](ResultSet& rs) { return read_pgn(in, path, rs); });
+    const ReadOutcome from_file = outcome_of([&](ResultSet& rs) { return read_pgn_file(path, rs); });
+    CHECK(from_stream.error.empty());
+    CHECK(from_stream.counted > 60000);
+    CHECK(from_file == from_stream);
+}
+
+TEST_CASE("a PGN file that is not a regular file (a named pipe) is read as a stream") {
+    const std::string text = "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n0-1\n";
+    const std::string fifo = scratch_file("unused", "") + ".fifo";
+    fs::remove(fifo);
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << text; });
+    ResultSet rs;
+    const PgnReadStats stats = read_pgn_file(fifo, rs);
+    writer.join();
+    CHECK(stats.games == 1);
+    CHECK(rs.games()[0] == PairwiseGame{0, 1, Outcome::black_wins});
 }
