@@ -105,7 +105,7 @@ void add_table_rows(const ResultSet& results, const Condensed& c, const std::vec
         row.draws = static_cast<double>(c.draws[i]) / games;
         double opponent_total = 0;  // in bayeselo's opponent order
         for (std::size_t k = c.first_edge[i]; k < c.first_edge[i + 1]; ++k)
-            opponent_total += c.edges[k].real_games * elo[c.edges[k].opponent];
+            opponent_total += c.real_games[k] * elo[c.edges[k].opponent];
         row.oppo = out.scale * (opponent_total / games) + out.offset;
         out.rows.push_back(std::move(row));
     }

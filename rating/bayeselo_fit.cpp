@@ -127,7 +127,7 @@ void set_side(std::size_t k, int opponent, const float cell[6], double games, Co
     e.i_white_loss_draw = cell[0] + cell[1];
     e.j_white_win_draw = cell[5] + cell[4];
     e.j_white_loss_draw = cell[3] + cell[4];
-    e.real_games = games;
+    c.real_games[k] = games;
     auto exact = [&](int a, int b) { return static_cast<double>(cell[a]) + static_cast<double>(cell[b]); };
     c.likelihood[k] = {exact(2, 1), exact(0, 1), exact(5, 4), exact(3, 4)};
     float successes = cell[2] + cell[1];
@@ -143,6 +143,7 @@ void add_edges(const std::vector<PairCounts>& pairs, const std::vector<std::size
     c.first_edge.assign(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) c.first_edge[i + 1] = c.first_edge[i] + degree[i];
     c.edges.resize(c.first_edge[n]);
+    c.real_games.resize(c.first_edge[n]);
     c.likelihood.resize(c.first_edge[n]);
     std::vector<EdgeExtras> extras(c.first_edge[n]);
     std::vector<std::size_t> fill(c.first_edge.begin(), c.first_edge.end() - 1);

@@ -2,6 +2,7 @@
 // denominator, and one grid point of one player's exact log-likelihood. Each edge's four terms
 // are taken as one four-lane vector, or as two two-lane vectors where the processor has no AVX2;
 // the lanes are summed in the same order both ways, so both give the same bits.
+#include <cstddef>
 #include <cstring>
 
 #include "rating/bayeselo_model.hpp"
@@ -10,9 +11,19 @@
 namespace arb::rating::bayeselo_model {
 namespace {
 
-// The edge's four counts, [i White win/draw, i White loss/draw, j White win/draw, j White loss/draw].
-template <typename Counts>
-[[gnu::always_inline]] inline Double4 four_counts(const Counts& e) {
+// The edge's four counts, [i White win/draw, i White loss/draw, j White win/draw, j White loss/draw];
+// an Edge holds them as floats (exactly what they are), the likelihood's counts as doubles.
+static_assert(offsetof(Edge, j_white_loss_draw) == offsetof(Edge, i_white_win_draw) + 3 * sizeof(float));
+static_assert(offsetof(LikelihoodCounts, j_white_loss_draw) ==
+              offsetof(LikelihoodCounts, i_white_win_draw) + 3 * sizeof(double));
+
+[[gnu::always_inline]] inline Double4 four_counts(const Edge& e) {
+    using Float4 = float __attribute__((vector_size(16)));
+    Float4 v;
+    std::memcpy(&v, &e.i_white_win_draw, sizeof v);
+    return __builtin_convertvector(v, Double4);
+}
+[[gnu::always_inline]] inline Double4 four_counts(const LikelihoodCounts& e) {
     Double4 v;
     std::memcpy(&v, &e.i_white_win_draw, sizeof v);
     return v;

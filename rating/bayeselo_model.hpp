@@ -21,19 +21,19 @@ inline double theta_to_elo(double theta) { return 400.0 * std::log10(theta); }
 
 // One opponent of a player, seen from that player ("i") against the opponent ("j").
 // The four sums are the only counts the likelihood needs (prior draws included). bayeselo keeps
-// its counts as float and forms these sums in float; the values here are those floats, so that
-// every later step sees the same numbers:
+// its counts as float and forms these sums in float; the values here are those floats (20 bytes
+// an edge: the MM sweeps read every edge some fifty times), so that every later step sees the
+// same numbers:
 //   i_white_win_draw  = wins + draws of i as White vs j
 //   i_white_loss_draw = losses + draws of i as White vs j
 //   j_white_win_draw  = wins + draws of j as White vs i
 //   j_white_loss_draw = losses + draws of j as White vs i
 struct Edge {
-    int opponent = 0;
-    double i_white_win_draw = 0;
-    double i_white_loss_draw = 0;
-    double j_white_win_draw = 0;
-    double j_white_loss_draw = 0;
-    double real_games = 0;  // without the prior: weights of `oppo.` and of the prior itself
+    std::int32_t opponent = 0;
+    float i_white_win_draw = 0;
+    float i_white_loss_draw = 0;
+    float j_white_win_draw = 0;
+    float j_white_loss_draw = 0;
 };
 
 // The condensed results (bayeselo "elo" step): per-player opponent lists in CSR form over the
@@ -52,6 +52,7 @@ struct Condensed {
     std::vector<int> model_to_player;  // model index -> ResultSet player index
     std::vector<std::size_t> first_edge;  // n + 1 offsets into edges
     std::vector<Edge> edges;
+    std::vector<double> real_games;  // parallel to edges: without the prior (weights of `oppo.`)
     std::vector<LikelihoodCounts> likelihood;  // parallel to edges
     std::vector<double> likelihood_successes;  // per player, as successes but summed exactly
     std::vector<double> successes;     // A_i: wins + draws (prior included)
