@@ -11,6 +11,8 @@
 #include <cstring>
 #include <fstream>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -76,6 +78,10 @@ public:
         finish_game();
         return stats_;
     }
+
+    // Where a fresh parser would be: no comment open, and the pending game (if any) would be
+    // closed by the next tag line (movetext seen) or there is none.
+    bool between_games() const { return !in_comment_ && (seen_movetext_ || !game_.has_tags()); }
 
     [[noreturn]] void line_too_long() const {
         throw UserError(fmt::format("{}:{}: line longer than {} bytes (not a PGN file?)", source_, line_number_ + 1,
@@ -206,13 +212,16 @@ PgnReadStats read_pgn(std::istream& in, const std::string& source, ResultSet& re
 
 namespace {
 
-// Feeds the lines of `text` to the parser; `consumed(bytes)` is told, now and then, how much of
-// the text has been read (so that a mapping can give those pages back).
+// Texts from this size on are read in two halves at once (two cores).
+constexpr std::size_t kSplitFromBytes = std::size_t{4} << 20;
+
+// Feeds the lines of `text` to the parser; `consumed(from, to)` is told, now and then, which
+// bytes of it have been read since the last time (so that a mapping can give those pages back).
 template <typename Consumed>
-PgnReadStats parse_text(std::string_view text, PgnParser& parser, Consumed consumed) {
+void feed_lines(std::string_view text, PgnParser& parser, Consumed consumed) {
     constexpr std::size_t kReportEvery = std::size_t{4} << 20;
     const char* const begin = text.data();
-    std::size_t next_report = kReportEvery;
+    std::size_t reported = 0;
     while (!text.empty()) {
         const void* nl = std::memchr(text.data(), '\n', std::min(text.size(), kMaxPgnLineBytes + 1));
         const std::size_t length =
@@ -220,19 +229,70 @@ PgnReadStats parse_text(std::string_view text, PgnParser& parser, Consumed consu
         if (length > kMaxPgnLineBytes) parser.line_too_long();
         parser.feed_line(text.substr(0, length));
         text.remove_prefix(nl != nullptr ? length + 1 : length);
-        if (static_cast<std::size_t>(text.data() - begin) >= next_report) {
-            consumed(static_cast<std::size_t>(text.data() - begin));
-            next_report += kReportEvery;
+        if (const auto done = static_cast<std::size_t>(text.data() - begin); done - reported >= kReportEvery) {
+            consumed(reported, done);
+            reported = done;
         }
     }
-    return parser.finish();
+}
+
+// The games of the second half, read on their own: names numbered in their own order of first
+// appearance, then renumbered into `results` in that order, which is the order reading the
+// whole text in one go gives them.
+void append_games(const ResultSet& half, ResultSet& results) {
+    std::vector<int> index(half.players().size());
+    for (std::size_t p = 0; p < index.size(); ++p) index[p] = results.player_index(half.players()[p]);
+    results.reserve_games(results.games().size() + half.games().size());
+    for (const PairwiseGame& g : half.games()) results.add_game(index[g.white], index[g.black], g.outcome);
+}
+
+// Reads `text` as one pass of the parser would, on two cores when it is large: the second half,
+// from the first line after the middle that opens a tag, is read by a second thread. Its games
+// are kept only when the first half ends between two games (movetext seen or no tag pending,
+// no comment open: exactly the state a fresh parser starts in) and the second half read without
+// error; otherwise the first half's parser simply goes on through the second half, so that
+// games, names and the first error (with its line) are those of a single pass.
+template <typename Consumed>
+PgnReadStats read_text(std::string_view text, const std::string& source, ResultSet& results, Consumed consumed) {
+    PgnParser parser(source, results);
+    const std::size_t middle = text.size() >= kSplitFromBytes ? text.find("\n[", text.size() / 2) : text.npos;
+    if (middle == text.npos) {
+        feed_lines(text, parser, consumed);
+        return parser.finish();
+    }
+    const std::size_t split = middle + 1;
+    ResultSet second_results;
+    PgnReadStats second_stats;
+    bool second_ok = false;
+    {
+        std::jthread second([&] {
+            try {
+                PgnParser second_parser(source, second_results);
+                feed_lines(text.substr(split), second_parser,
+                           [&](std::size_t from, std::size_t to) { consumed(split + from, split + to); });
+                second_stats = second_parser.finish();
+                second_ok = true;
+            } catch (const std::exception&) {
+                // Read again by the first half's parser below, which reports it where it is.
+            }
+        });
+        feed_lines(text.substr(0, split), parser, consumed);
+    }
+    if (!parser.between_games() || !second_ok) {
+        feed_lines(text.substr(split), parser, [&](std::size_t from, std::size_t to) { consumed(split + from, split + to); });
+        return parser.finish();
+    }
+    PgnReadStats stats = parser.finish();
+    append_games(second_results, results);
+    stats.games += second_stats.games;
+    stats.ignored += second_stats.ignored;
+    return stats;
 }
 
 }  // namespace
 
 PgnReadStats read_pgn_text(std::string_view text, const std::string& source, ResultSet& results) {
-    PgnParser parser(source, results);
-    return parse_text(text, parser, [](std::size_t) {});
+    return read_text(text, source, results, [](std::size_t, std::size_t) {});
 }
 
 namespace {
@@ -266,13 +326,11 @@ PgnReadStats read_pgn_file(const std::string& path, ResultSet& results) {
             const MappedFile file(data, size);
             ::madvise(data, size, MADV_SEQUENTIAL);
             // The pages read are dropped as the reading goes: memory stays flat in the file's size.
+            // (A page shared with the other half is read back from the page cache if needed.)
             const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-            std::size_t released = 0;
-            PgnParser parser(path, results);
-            return parse_text(file.text(), parser, [&](std::size_t bytes) {
-                const std::size_t upto = bytes / page * page;
-                ::madvise(static_cast<char*>(data) + released, upto - released, MADV_DONTNEED);
-                released = upto;
+            return read_text(file.text(), path, results, [&](std::size_t from, std::size_t to) {
+                const std::size_t first = (from + page - 1) / page * page, last = to / page * page;
+                if (last > first) ::madvise(static_cast<char*>(data) + first, last - first, MADV_DONTNEED);
             });
         }
     }

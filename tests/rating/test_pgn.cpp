@@ -3,6 +3,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -165,19 +167,66 @@ TEST_CASE("a mapped file with a line over the limit is an error naming its line"
     CHECK(out.error == path + ":7: line longer than 1048576 bytes (not a PGN file?)");
 }
 
-TEST_CASE("a file larger than the read-ahead the reader gives back is read whole") {
-    // Over 4 MiB, so that pages already read are released while the rest is still read.
+namespace {
+
+// About `bytes` of games between 97 + 89 names; `extra(g)` may add text after game g.
+template <typename Extra>
+std::string many_games(std::size_t bytes, Extra extra) {
     std::string text;
-    for (int g = 0; text.size() < (std::size_t{9} << 20); ++g)
+    for (int g = 0; text.size() < bytes; ++g) {
         text += "[Event \"long\"]\n[White \"P" + std::to_string(g % 97) + "\"]\n[Black \"Q" + std::to_string(g % 89) +
                 "\"]\n[Result \"" + (g % 3 == 0 ? "1-0" : g % 3 == 1 ? "0-1" : "1/2-1/2") + "\"]\n\n*\n\n";
-    const std::string path = scratch_file("large.pgn", text);
+        text += extra(g);
+    }
+    return text;
+}
+
+// The stream reader's outcome, and the mapped file's and the in-memory text's, which must equal it.
+ReadOutcome check_routes_agree(const std::string& name, const std::string& text) {
+    const std::string path = scratch_file(name, text);
     std::istringstream in(text);
     const ReadOutcome from_stream = outcome_of([&](ResultSet& rs) { return read_pgn(in, path, rs); });
-    const ReadOutcome from_file = outcome_of([&](ResultSet& rs) { return read_pgn_file(path, rs); });
-    CHECK(from_stream.error.empty());
-    CHECK(from_stream.counted > 60000);
-    CHECK(from_file == from_stream);
+    CHECK(outcome_of([&](ResultSet& rs) { return read_pgn_file(path, rs); }) == from_stream);
+    CHECK(outcome_of([&](ResultSet& rs) { return read_pgn_text(text, path, rs); }) == from_stream);
+    return from_stream;
+}
+
+}  // namespace
+
+TEST_CASE("a large file (read in two halves, pages given back as it goes) gives what one pass gives") {
+    // Over 4 MiB: the halves are read at once, and pages already read are released.
+    const ReadOutcome plain = check_routes_agree("large.pgn", many_games(std::size_t{9} << 20, [](int) { return ""; }));
+    CHECK(plain.error.empty());
+    CHECK(plain.counted > 60000);
+    // New names in the second half only: numbered after the first half's, in order of appearance.
+    const ReadOutcome late_names = check_routes_agree("late.pgn", many_games(std::size_t{9} << 20, [](int g) {
+        return g > 70000 && g % 1000 == 0 ? "[White \"N" + std::to_string(g) + "\"]\n[Black \"P1\"]\n[Result \"1-0\"]\n\n*\n\n"
+                                          : std::string();
+    }));
+    CHECK(late_names.players.size() > plain.players.size());
+}
+
+TEST_CASE("a large file whose middle is inside a comment, or with errors in either half, reads as one pass") {
+    const std::size_t size = std::size_t{9} << 20;
+    // A comment from well before the middle to well after it, holding lines that look like tags.
+    const ReadOutcome comment = check_routes_agree("comment.pgn", many_games(size, [](int g) {
+        if (g >= 40000 && g < 80000) return std::string(g == 40000 ? "{ opened\n" : "") + "[White \"Z\"]\n1-0\n";
+        return std::string(g == 80000 ? "closed }\n" : "");
+    }));
+    CHECK(comment.error.empty());
+    CHECK(std::find(comment.players.begin(), comment.players.end(), "Z") == comment.players.end());
+    // An unknown result late in the second half: its line, as one pass reports it.
+    const ReadOutcome late_error = check_routes_agree("late-error.pgn", many_games(size, [](int g) {
+        return g == 90000 ? std::string("[White \"a\"]\n[Black \"b\"]\n[Result \"3-0\"]\n\n") : std::string();
+    }));
+    CHECK(late_error.error.find("unknown result '3-0'") != std::string::npos);
+    // Errors in both halves: the first one.
+    const ReadOutcome both = check_routes_agree("both-errors.pgn", many_games(size, [](int g) {
+        return g == 10000 || g == 90000 ? std::string("[White \"a\"]\n[Black \"b\"]\n[Result \"" +
+                                                      std::to_string(g) + "\"]\n\n")
+                                        : std::string();
+    }));
+    CHECK(both.error.find("unknown result '10000'") != std::string::npos);
 }
 
 TEST_CASE("a PGN file that is not a regular file (a named pipe) is read as a stream") {
