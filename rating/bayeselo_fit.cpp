@@ -2,18 +2,23 @@
 // and the MAP ratings and thetas by Hunter's MM iteration (rating.md A.2).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "core/user_error.hpp"
 #include "rating/bayeselo_model.hpp"
+#include "rating/vector_log.hpp"
 
 namespace arb::rating::bayeselo_model {
 namespace {
 
 // The games of one unordered pair of model players, by who was White and the outcome.
+// 32-bit counts keep the table that the walk over the games updates small (fewer cache misses).
 struct PairCounts {
     int lo, hi;
-    double count[6];  // [lo white: black wins, draw, white wins][hi white: same]
-    std::size_t last_game = 0;  // index of the pair's latest game (orders the opponent lists)
-    double games() const { return count[0] + count[1] + count[2] + count[3] + count[4] + count[5]; }
+    std::uint32_t count[6];  // [lo white: black wins, draw, white wins][hi white: same]
+    double games() const {
+        return static_cast<double>(std::uint64_t{count[0]} + count[1] + count[2] + count[3] + count[4] + count[5]);
+    }
 };
 
 // Which players have games, numbered in ResultSet order (bayeselo numbers players by first
@@ -40,26 +45,30 @@ std::vector<int> number_model_players(const ResultSet& results, Condensed& c) {
 // (at most twice as many entries as pairs that can exist, so memory stays in proportion to the games).
 std::vector<PairCounts> count_pairs(const ResultSet& results, const std::vector<int>& model_of, std::uint64_t n) {
     const std::vector<PairwiseGame>& games = results.games();
+    if (games.size() > std::numeric_limits<std::uint32_t>::max())
+        throw UserError("more than 4,294,967,295 games to rate: more than a rating run holds");
     const std::uint64_t possible_pairs = n * (n - 1) / 2;
     std::uint64_t capacity = 16;
     while (capacity < 2 * std::min<std::uint64_t>(games.size(), possible_pairs)) capacity *= 2;
     constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-    std::vector<std::uint64_t> table_keys(capacity, kEmpty);
-    std::vector<std::uint32_t> table_slots(capacity);
+    struct Entry {
+        std::uint64_t key = kEmpty;
+        std::uint32_t slot = 0;
+    };
+    std::vector<Entry> table(capacity);
     std::vector<PairCounts> pairs;
     for (std::size_t i = games.size(); i-- > 0;) {
         const auto w = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(games[i].white)]);
         const auto b = static_cast<std::uint64_t>(model_of[static_cast<std::size_t>(games[i].black)]);
         const std::uint64_t lo = std::min(w, b), hi = std::max(w, b), key = lo * n + hi;
         std::uint64_t at = (key * 0x9E3779B97F4A7C15ULL) >> 20 & (capacity - 1);
-        while (table_keys[at] != key && table_keys[at] != kEmpty) at = (at + 1) & (capacity - 1);
-        if (table_keys[at] == kEmpty) {
-            table_keys[at] = key;
-            table_slots[at] = static_cast<std::uint32_t>(pairs.size());
-            pairs.push_back({static_cast<int>(lo), static_cast<int>(hi), {0, 0, 0, 0, 0, 0}, i});
+        while (table[at].key != key && table[at].key != kEmpty) at = (at + 1) & (capacity - 1);
+        if (table[at].key == kEmpty) {
+            table[at] = {key, static_cast<std::uint32_t>(pairs.size())};
+            pairs.push_back({static_cast<int>(lo), static_cast<int>(hi), {0, 0, 0, 0, 0, 0}});
         }
         // [lo White: black wins, draw, white wins][hi White: the same]
-        pairs[table_slots[at]].count[(w == lo ? 0 : 3) + static_cast<int>(games[i].outcome)] += 1;
+        ++pairs[table[at].slot].count[(w == lo ? 0 : 3) + static_cast<int>(games[i].outcome)];
     }
     return pairs;
 }
@@ -76,12 +85,12 @@ std::vector<std::size_t> add_real_game_counts(const std::vector<PairCounts>& pai
         c.games[pc.lo] += g;
         c.games[pc.hi] += g;
         // lo's wins: lo white wins (2) + hi white loses (3+0); hi's wins the other way round.
-        c.wins[pc.lo] += static_cast<std::int64_t>(pc.count[2] + pc.count[3]);
-        c.wins[pc.hi] += static_cast<std::int64_t>(pc.count[0] + pc.count[5]);
-        c.losses[pc.lo] += static_cast<std::int64_t>(pc.count[0] + pc.count[5]);
-        c.losses[pc.hi] += static_cast<std::int64_t>(pc.count[2] + pc.count[3]);
-        c.draws[pc.lo] += static_cast<std::int64_t>(pc.count[1] + pc.count[4]);
-        c.draws[pc.hi] += static_cast<std::int64_t>(pc.count[1] + pc.count[4]);
+        c.wins[pc.lo] += std::int64_t{pc.count[2]} + pc.count[3];
+        c.wins[pc.hi] += std::int64_t{pc.count[0]} + pc.count[5];
+        c.losses[pc.lo] += std::int64_t{pc.count[0]} + pc.count[5];
+        c.losses[pc.hi] += std::int64_t{pc.count[2]} + pc.count[3];
+        c.draws[pc.lo] += std::int64_t{pc.count[1]} + pc.count[4];
+        c.draws[pc.hi] += std::int64_t{pc.count[1]} + pc.count[4];
         ++degree[pc.lo];
         ++degree[pc.hi];
     }
@@ -186,10 +195,12 @@ double sweep_gammas(const Condensed& c, double tw, double td, std::vector<double
 
 // The sum over every player p and every edge of p of term(edge, gamma_p, gamma_opponent), players
 // from the highest index down as bayeselo: the denominators of both theta updates are such sums.
-// A template so that the term is inlined into the walk.
+// A template so that the term is inlined into the walk. The term gives an edge's two summands as
+// a two-lane vector, each lane summed on its own and the two added at the end (rounding only
+// differs from summing edge by edge; the printed tables are the same).
 template <typename EdgeTerm>
 double sum_over_edges(const Condensed& c, const std::vector<double>& gamma, EdgeTerm term) {
-    double total = 0;
+    Double2 total = {0, 0};
     for (int p = c.n - 1; p >= 0; --p) {
         const double gp = gamma[p];
         for (std::size_t k = c.first_edge[p]; k < c.first_edge[p + 1]; ++k) {
@@ -197,13 +208,15 @@ double sum_over_edges(const Condensed& c, const std::vector<double>& gamma, Edge
             total += term(e, gp, gamma[e.opponent]);
         }
     }
-    return total;
+    return total[0] + total[1];
 }
 
 // A.2 step 3: the next theta_white.
 double next_theta_white(const Condensed& c, const std::vector<double>& gamma, double tw, double td) {
     const double denominator = sum_over_edges(c, gamma, [tw, td](const Edge& e, double gp, double go) {
-        return e.i_white_win_draw * gp / (tw * gp + td * go) + e.i_white_loss_draw * td * gp / (td * tw * gp + go);
+        // a1 gp / (tw gp + td go), a2 td gp / (td tw gp + go)
+        return Double2{e.i_white_win_draw, e.i_white_loss_draw * td} * gp /
+               (Double2{tw, td * tw} * gp + Double2{td, 1.0} * go);
     });
     return c.total_white_win_draw / denominator;
 }
@@ -211,7 +224,9 @@ double next_theta_white(const Condensed& c, const std::vector<double>& gamma, do
 // A.2 step 4: the next theta_draw, the positive root left by minorizing the theta_D^2 - 1 term.
 double next_theta_draw(const Condensed& c, const std::vector<double>& gamma, double tw, double td) {
     const double denominator = sum_over_edges(c, gamma, [tw, td](const Edge& e, double gp, double go) {
-        return e.i_white_win_draw * go / (tw * gp + td * go) + e.i_white_loss_draw * tw * gp / (td * tw * gp + go);
+        // a1 go / (tw gp + td go), a2 tw gp / (td tw gp + go)
+        return Double2{e.i_white_win_draw * go, e.i_white_loss_draw * tw * gp} /
+               (Double2{tw, td * tw} * gp + Double2{td, 1.0} * go);
     });
     const double ratio = c.total_draws / denominator;
     return ratio + std::sqrt(ratio * ratio + 1);

@@ -46,7 +46,9 @@ struct PendingGame {
 
 // A player's name as stored: the tag's text when it is valid UTF-8, else its escaped copy.
 std::string_view stored_name(const std::string& text, std::string& escaped) {
-    if (is_valid_utf8(text)) return text;
+    if (std::all_of(text.begin(), text.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x80; }) ||
+        is_valid_utf8(text))
+        return text;
     escaped = valid_utf8(text);
     return escaped;
 }
@@ -144,14 +146,15 @@ private:
             PendingGame& game;
             ~Clear() { game.clear(); }
         } clear_after{game_};
-        if (!game.result.present || game.result.text == "*") {
+        const std::string_view result = game.result.text;
+        if (!game.result.present || result == "*") {
             ++stats_.ignored;
             return;
         }
         Outcome outcome;
-        if (game.result.text == "1-0") outcome = Outcome::white_wins;
-        else if (game.result.text == "0-1") outcome = Outcome::black_wins;
-        else if (game.result.text == "1/2-1/2") outcome = Outcome::draw;
+        if (result == "1-0") outcome = Outcome::white_wins;
+        else if (result == "0-1") outcome = Outcome::black_wins;
+        else if (result == "1/2-1/2") outcome = Outcome::draw;
         else
             throw UserError(fmt::format("{}:{}: unknown result '{}' (expected 1-0, 0-1, 1/2-1/2 or *)", source_,
                                         game.line, game.result.text));

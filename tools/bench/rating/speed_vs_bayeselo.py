@@ -5,7 +5,10 @@ For every set and bayeselo script (standard: mm + exactdist; mm 1 1 + exactdist;
 covariance), the programs run in turn, alternating, REPEATS times; each figure is the median
 wall time (min-max) of a whole run, process start to exit, output kept. `cat /proc/loadavg` is
 printed before and after each set. bayeselo's tables from the timed runs are then compared cell
-for cell with ours (tests/rating/compare_bayeselo_tables.py).
+for cell with ours (tests/rating/compare_bayeselo_tables.py). bayeselo 0057 takes minutes a run on
+the 1000-player set: with --reference-tables DIR (holding SET.bayeselo-SCRIPT.txt, bayeselo
+0057's output for these scripts, e.g. from an earlier run's WORK/tables) it may be left out of the
+timing (--bayeselo none) and its tables are still compared.
 
 A program that is not built is skipped, with the command that builds it:
   git -C BayesianElo archive b2e6869 | tar -x -C /tmp/bayeselo-src/0057     (bayeselo 0057)
@@ -15,9 +18,10 @@ A program that is not built is skipped, with the command that builds it:
 (BayesianElo: a clone of github.com/fsmosca/BayesianElo.)
 
 usage: speed_vs_bayeselo.py BUILD_DIR [--work DIR] [--repeats N] [--sets large,xl]
-                            [--bayeselo PATH] [--fork PATH]"""
+                            [--bayeselo PATH|none] [--fork PATH] [--reference-tables DIR]"""
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -64,12 +68,15 @@ def main():
     ap.add_argument("--sets", default="large,xl")
     ap.add_argument("--bayeselo", default="/tmp/bayeselo/bayeselo-0057")
     ap.add_argument("--fork", default="/tmp/bayeselo/bayeselo-fsmosca")
+    ap.add_argument("--reference-tables")
     args = ap.parse_args()
     arbiter = os.path.join(args.build_dir, "bin", "arbiter")
     bench = os.path.join(args.build_dir, "bench", "rating_bench")
     programs = {"arbiter": arbiter}
     for label, path in (("bayeselo 0057", args.bayeselo), ("fsmosca 1.5", args.fork)):
-        if os.access(path, os.X_OK):
+        if path == "none":
+            print(f"{label}: not timed in this run")
+        elif os.access(path, os.X_OK):
             programs[label] = path
         else:
             print(f"{label}: not built at {path}, column skipped; build it as this script's header says")
@@ -102,7 +109,12 @@ def main():
             print(f"| {players} p / {games // 1000}k | {script} | {cells} |")
         print(f"<!-- {name}: loadavg after {loadavg()} -->")
         sys.stdout.flush()
-    if "bayeselo 0057" in programs:
+    if "bayeselo 0057" not in programs and args.reference_tables:
+        for name in args.sets.split(","):
+            for script in SCRIPTS:
+                table = f"{name}.bayeselo-{script}.txt"
+                shutil.copyfile(os.path.join(args.reference_tables, table), os.path.join(tables, table))
+    if "bayeselo 0057" in programs or args.reference_tables:
         subprocess.run([sys.executable, COMPARE, arbiter, tables, "--pgn-dir", args.work])
 
 
