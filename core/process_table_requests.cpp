@@ -71,9 +71,19 @@ bool ProcessTableImpl::send(int s, std::string_view text) {
     return seat.status == SeatStatus::ok;
 }
 
-Reply ProcessTableImpl::ask(int seat, std::string_view text, ReplyFramer framer) {
-    const Request request{seat, std::string(text), std::move(framer)};
-    return std::move(ask_all(std::span<const Request>(&request, 1)).front());
+// One seat asked: run_batch's steps, without the copies of the text and the framer that a
+// batch makes (this is every round trip of a one-seat-at-a-time game).
+Reply ProcessTableImpl::ask(int s, std::string_view text, ReplyFramer framer) {
+    Reply reply;
+    Seat& seat = at(s);
+    if (seat.status != SeatStatus::ok || closed_) {
+        reply.status = ReplyStatus::not_running;
+        return reply;
+    }
+    begin_request(s, text, std::move(framer), &reply);
+    pump_until([&] { return !seat.requests.pending(); }, std::nullopt);
+    seat.requests.active.reset();
+    return reply;
 }
 
 std::vector<Reply> ProcessTableImpl::ask_all(std::span<const Request> requests) {
