@@ -67,12 +67,21 @@ std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& pl
     return out;
 }
 
-std::string ratings_table_text(const std::vector<std::string>& participants, const std::vector<PlayedMatch>& played) {
-    std::vector<const PlayedMatch*> pointers;
-    for (const auto& p : played) pointers.push_back(&p);
-    const auto history = build_history(participants, pointers);
+namespace {
+
+std::string ratings_table_of(const std::vector<std::string>& participants, std::vector<const PlayedMatch*> played) {
+    const auto history = build_history(participants, std::move(played));
     if (history.results.empty()) return "";
     return rating::format_ratings_table(rating::rate(history.results, tournament_elo_options()));
+}
+
+}  // namespace
+
+std::string ratings_table_text(const std::vector<std::string>& participants, const std::vector<PlayedMatch>& played) {
+    std::vector<const PlayedMatch*> pointers;
+    pointers.reserve(played.size());
+    for (const auto& p : played) pointers.push_back(&p);
+    return ratings_table_of(participants, std::move(pointers));
 }
 
 TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor& game, rating::Store& store,
@@ -193,7 +202,7 @@ TournamentOutcome TournamentRun::run() {
     if (options_.progress_out) progress_.finish(progress_state());
     if (fatal_) std::rethrow_exception(fatal_);
     fill_outcome();
-    return outcome_;
+    return std::move(outcome_);  // the results are not copied: a long tournament holds many
 }
 
 // Measured before any match of ours starts, so the tournament's own workers are never the load
@@ -395,9 +404,10 @@ void TournamentRun::report_live(const ScheduledMatch& match, const MatchRecord& 
     const auto total = progress_state().total;
     std::string text = finished_match_line(done, total, match, record);
     if (options_.rating_interval > 0 && done % options_.rating_interval == 0) {
-        std::vector<PlayedMatch> all;
-        for (const auto& [key, pm] : played_) all.push_back(pm);
-        const std::string table = ratings_table_text(outcome_.participants, all);
+        std::vector<const PlayedMatch*> all;
+        all.reserve(played_.size());
+        for (const auto& [key, pm] : played_) all.push_back(&pm);
+        const std::string table = ratings_table_of(outcome_.participants, std::move(all));
         if (!table.empty())
             text += fmt::format("Ratings after {}{} matches:\n{}", done, total ? fmt::format(" of {}", *total) : "",
                                 table);
@@ -419,8 +429,11 @@ ProgressState TournamentRun::progress_state() const {
     return s;
 }
 
+// The last step of a run: the results move into the outcome.
 void TournamentRun::fill_outcome() {
-    for (auto& [key, pm] : played_) outcome_.played.push_back(pm);
+    outcome_.played.reserve(played_.size());
+    for (auto& [key, pm] : played_) outcome_.played.push_back(std::move(pm));
+    played_.clear();
     std::sort(outcome_.played.begin(), outcome_.played.end(), [](const PlayedMatch& a, const PlayedMatch& b) {
         return std::tie(a.scheduled.round, a.scheduled.group, a.scheduled.seating) <
                std::tie(b.scheduled.round, b.scheduled.group, b.scheduled.seating);
