@@ -1,5 +1,7 @@
 #include "arbiter/tournament/tournament_runner.hpp"
 
+#include <malloc.h>
+
 #include <chrono>
 #include <deque>
 #include <exception>
@@ -377,6 +379,10 @@ void TournamentRun::take(Completion& c) {
         const auto& stored = played_.emplace(c.match.key, PlayedMatch{c.match, std::move(*c.record)}).first->second;
         ++outcome_.played_this_run;
         report_live(stored.scheduled, stored.record);
+        // A finished match leaves freed memory in the heaps of the worker threads (its table,
+        // the game's state, the bots' replies); handing it back keeps the resident set from
+        // creeping up with the number of matches.
+        ::malloc_trim(0);
         if (options_.stop_after_matches && outcome_.played_this_run >= *options_.stop_after_matches) {
             stopped_ = true;
             pool_.stop_taking();
