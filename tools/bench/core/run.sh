@@ -5,6 +5,7 @@
 set -euo pipefail
 build=${1:?usage: run.sh BUILD_DIR [RUNS]}
 runs=${2:-5}
+case $build in /*) ;; *) build=$PWD/$build ;; esac  # bots are started by absolute path
 bench=$build/bench/core
 fault_bot=$build/bots/core/fault_bot
 for ((i = 1; i <= runs; i++)); do
