@@ -3,7 +3,8 @@
 
 For every set and bayeselo script (standard: mm + exactdist; mm 1 1 + exactdist; mm +
 covariance), the programs run in turn, alternating, REPEATS times; each figure is the median
-wall time (min-max) of a whole run, process start to exit, output kept. `cat /proc/loadavg` is
+wall time (min-max) of a whole run, process start to exit, output kept, and each ratio a
+program's median over the arbiter's. `cat /proc/loadavg` is
 printed before and after each set. bayeselo's tables from the timed runs are then compared cell
 for cell with ours (tests/rating/compare_bayeselo_tables.py). bayeselo 0057 takes minutes a run on
 the 1000-player set: with --reference-tables DIR (holding SET.bayeselo-SCRIPT.txt, bayeselo
@@ -57,7 +58,14 @@ def timed(command, stdin_text=None):
 def figure(times):
     if not times:
         return "-"
-    return f"{statistics.median(times):.2f} ({min(times):.2f}-{max(times):.2f})"
+    return f"{statistics.median(times):.3f} ({min(times):.3f}-{max(times):.3f})"
+
+
+def ratio(theirs, ours):
+    """Their median over ours, from the unrounded medians."""
+    if not theirs or not ours:
+        return "-"
+    return f"{statistics.median(theirs) / statistics.median(ours):.1f}x"
 
 
 def main():
@@ -83,8 +91,9 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     tables = os.path.join(args.work, "tables")
     os.makedirs(tables, exist_ok=True)
-    print("| data | script | " + " | ".join(programs) + " |")
-    print("|---|---|" + "---|" * len(programs))
+    others = [p for p in programs if p != "arbiter"]
+    print("| data | script | " + " | ".join(programs) + "".join(f" | {p} / arbiter" for p in others) + " |")
+    print("|---|---|" + "---|" * (len(programs) + len(others)))
     for name in args.sets.split(","):
         players, games, seed = SETS[name]
         pgn = os.path.join(args.work, name + ".pgn")
@@ -106,6 +115,7 @@ def main():
                     times[(script, label)].append(elapsed)
         for script in SCRIPTS:
             cells = " | ".join(figure(times[(script, p)]) for p in programs)
+            cells += "".join(f" | {ratio(times[(script, p)], times[(script, 'arbiter')])}" for p in others)
             print(f"| {players} p / {games // 1000}k | {script} | {cells} |")
         print(f"<!-- {name}: loadavg after {loadavg()} -->")
         sys.stdout.flush()
@@ -113,7 +123,9 @@ def main():
         for name in args.sets.split(","):
             for script in SCRIPTS:
                 table = f"{name}.bayeselo-{script}.txt"
-                shutil.copyfile(os.path.join(args.reference_tables, table), os.path.join(tables, table))
+                source, target = os.path.join(args.reference_tables, table), os.path.join(tables, table)
+                if not (os.path.exists(target) and os.path.samefile(source, target)):
+                    shutil.copyfile(source, target)
     if "bayeselo 0057" in programs or args.reference_tables:
         subprocess.run([sys.executable, COMPARE, arbiter, tables, "--pgn-dir", args.work])
 
