@@ -105,6 +105,8 @@ void reap_adopted_zombies() {
 
 namespace {
 
+constexpr int kStatusReportFd = 3;  // where namespace_init.c writes its program's wait status
+
 // A descriptor number >= 3, close-on-exec, so dup2 onto 0/1/2 in the child never clobbers
 // another of our pipe ends.
 UniqueFd above_stdio(int fd) {
@@ -144,7 +146,8 @@ struct ChildSetup {
     };
     Limit limits[5];
     const sock_fprog* syscall_filter = nullptr;
-    int inherited_fd = -1;
+    int status_report = -1;  // moved to descriptor 3 (namespace_init.c) for an init that reports
+    const std::vector<int>* inherited_fds = nullptr;  // left open across exec
     int limit_count = 0;
 
     template <typename Launcher>
@@ -206,6 +209,11 @@ struct ChildSetup {
             ::dup2(stderr_fd, STDERR_FILENO) < 0) {
             return errno;
         }
+        // dup2 leaves it open across exec. Every descriptor passed on was placed above 3.
+        if (status_report >= 0 && ::dup2(status_report, kStatusReportFd) != kStatusReportFd) return errno;
+        if (inherited_fds != nullptr)
+            for (int fd : *inherited_fds)
+                if (::fcntl(fd, F_SETFD, 0) != 0) return errno;
         for (int i = 0; i < limit_count; ++i) {
             const rlimit value{limits[i].value, limits[i].value};
             if (::setrlimit(limits[i].resource, &value) != 0) return errno;
@@ -273,6 +281,14 @@ SpawnedBot spawned(pid_t pid, Pipe& in, Pipe& out, Pipe& err) {
 
 }  // namespace
 
+int confined_exit_status(int init_status, int init_status_read) {
+    int program_status = 0;
+    // The init wrote before it ended, so the report is there in full or not at all.
+    if (init_status_read >= 0 && ::read(init_status_read, &program_status, sizeof program_status) == sizeof program_status)
+        return program_status;
+    return init_status;
+}
+
 SpawnedBot spawn_bot(const SpawnRequest& request) {
     prepare_arbiter_process();
 
@@ -328,10 +344,20 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
     if (request.limits.file_size_bytes) add_limit(RLIMIT_FSIZE, *request.limits.file_size_bytes);
     if (request.syscall_filter) setup.syscall_filter = &*request.syscall_filter;
-    setup.inherited_fd = request.inherited_fd;
+    // The init's report: above the descriptors a child sets up, so that moving it to 3 clobbers nothing.
+    Pipe status;
+    if (request.init_reports_status || request.confined) {
+        status = make_pipe(request.bot_name);
+        status.write_end.reset(::fcntl(status.write_end.get(), F_DUPFD_CLOEXEC, kStatusReportFd + 1));
+        if (!status.write_end.valid()) throw UserError("bot '" + request.bot_name + "': cannot create a pipe: " + std::strerror(errno));
+    }
+    setup.inherited_fds = &request.inherited_fds;
+    for (int fd : request.inherited_fds)
+        if (fd <= kStatusReportFd) throw UserError("bot '" + request.bot_name + "': descriptor " + std::to_string(fd) + " cannot be passed on");
 
     if (request.confined) {
         NamespaceView view = namespace_view(*request.confined, request.view_options);
+        view.status_report = status.write_end.get();
         setup.view = &view;
         setup.dir = nullptr;  // the view starts it in its folder
         const std::string path = request.executable.string();
@@ -349,7 +375,9 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
         }
         main_processes.insert(pid);
         registering.unlock();
-        return spawned(pid, in, out, err);
+        SpawnedBot bot = spawned(pid, in, out, err);
+        bot.init_status_read = std::move(status.read_end);
+        return bot;
     }
 
     // A private context: the launcher notifies it of the fork, and the table's own context
@@ -359,7 +387,11 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     // (it hung under ASan); a vfork child shares the parent's memory and its live locks.
     boost::asio::io_context spawn_context;
     bp2::posix::vfork_launcher launcher;
-    if (request.inherited_fd >= 0) launcher.fd_whitelist.push_back(request.inherited_fd);
+    launcher.fd_whitelist.insert(launcher.fd_whitelist.end(), request.inherited_fds.begin(), request.inherited_fds.end());
+    if (status.write_end.valid()) {
+        setup.status_report = status.write_end.get();
+        launcher.fd_whitelist.push_back(kStatusReportFd);
+    }
     bp2::error_code ec;
     const char** argv_data = argv.data();
     // Held from the fork until the pid is registered: the zombie sweep of another seat must not
@@ -377,7 +409,9 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     registering.unlock();
     // We reap with waitpid ourselves (by process group, after the group is killed).
     process.detach();
-    return spawned(pid, in, out, err);
+    SpawnedBot bot = spawned(pid, in, out, err);
+    bot.init_status_read = std::move(status.read_end);
+    return bot;
 }
 
 }  // namespace arb

@@ -46,7 +46,11 @@ struct SpawnRequest {
     ViewOptions view_options;
     // Installed last before exec in a confined child (after no_new_privs); null: none.
     std::optional<sock_fprog> syscall_filter;
-    int inherited_fd = -1;  // kept open across exec at its number (bwrap's --seccomp descriptor)
+    // Kept open across exec at their numbers (bwrap's --seccomp descriptor, the init it starts).
+    std::vector<int> inherited_fds;
+    // The program runs under an init that reports its wait status on descriptor 3 (bwrap with
+    // namespace_init_program; the arbiter's namespaces always do): SpawnedBot::init_status_read.
+    bool init_reports_status = false;
 };
 
 // Whether the arbiter's variable `key` reaches a bot (the fixed allowlist, or named in pass_env).
@@ -57,10 +61,17 @@ struct SpawnedBot {
     UniqueFd stdin_write;    // the arbiter's ends, close-on-exec
     UniqueFd stdout_read;
     UniqueFd stderr_read;
+    // Confined by the arbiter's namespaces: where its init reports the program's wait status
+    // (read with confined_exit_status once the init is reaped).
+    UniqueFd init_status_read;
 };
 
 // Throws UserError naming the bot when the process cannot start (exec failure, bad dir).
 SpawnedBot spawn_bot(const SpawnRequest& request);
+
+// The exit status of a confined bot's program: the wait status its init reported, or, when the
+// init reported none (killed before its program ended), the init's own `init_status`.
+int confined_exit_status(int init_status, int init_status_read);
 
 // A bot's main process is reaped by its own table (it carries the exit status). Between
 // spawn_bot and forget_main_process, reap_adopted_zombies leaves it alone.

@@ -34,7 +34,11 @@ namespace {
 // inside the sandbox's view.
 int init_program() {
     static const int fd = [] {
-        const int memfd = ::memfd_create("arbiter-init", MFD_CLOEXEC);
+        // Above descriptor 3, where it writes its report (passed on to bwrap at its number).
+        const int created = ::memfd_create("arbiter-init", MFD_CLOEXEC);
+        if (created < 0) return -1;
+        const int memfd = ::fcntl(created, F_DUPFD_CLOEXEC, 10);
+        ::close(created);
         if (memfd < 0) return -1;
         std::size_t written = 0;
         while (written < kNamespaceInit_size) {
@@ -226,6 +230,8 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     return view;
 }
 
+int namespace_init_program() { return init_program(); }
+
 int namespace_clone_flags() { return CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP; }
 
 namespace {
@@ -303,9 +309,23 @@ int drop_capabilities() {
     return 0;
 }
 
+namespace {
+
+// The init's status report at descriptor 3 (namespace_init.c), kept across its exec; the init
+// program's own descriptor moves out of the way first.
+int place_status_report(int report, int& init) {
+    constexpr int kStatusReport = 3;
+    if (report < 0) return 0;
+    if (init == kStatusReport && (init = ::fcntl(init, F_DUPFD_CLOEXEC, kStatusReport + 1)) < 0) return errno;
+    if (report == kStatusReport) return ::fcntl(report, F_SETFD, 0) == 0 ? 0 : errno;
+    return ::dup2(report, kStatusReport) == kStatusReport ? 0 : errno;  // dup2 leaves it open across exec
+}
+
+}  // namespace
+
 int become_init(NamespaceView& view, const char* path, char* const* argv, char* const* envp, bool& program_failed) {
     program_failed = false;
-    const int init = init_program();
+    int init = init_program();
     if (init < 0) return EBADF;
     ProgramStart start{path, argv, envp, 0};
     char* const stack_top = view.program_stack.data() + view.program_stack.size();
@@ -320,6 +340,10 @@ int become_init(NamespaceView& view, const char* path, char* const* argv, char* 
     ::close(STDIN_FILENO);
     ::close(STDOUT_FILENO);
     ::close(STDERR_FILENO);
+    if (const int error = place_status_report(view.status_report, init); error != 0) {
+        ::kill(program, SIGKILL);
+        return error;
+    }
     char* const init_argv[] = {const_cast<char*>("arbiter-init"), nullptr};
     char* const no_environment[] = {nullptr};
     ::syscall(SYS_execveat, init, "", init_argv, no_environment, AT_EMPTY_PATH);

@@ -44,6 +44,7 @@ struct NamespaceView {
     std::vector<std::string> proc_masked_files, proc_masked_dirs, proc_read_only;  // container defaults
     std::string cwd;                        // after the pivot
     std::vector<char> program_stack;        // the program's child runs on it until it execs
+    int status_report = -1;                 // the init writes the program's wait status here
     const char* failed_step = nullptr;      // set by the child: what it was doing when it failed
 };
 
@@ -53,6 +54,10 @@ struct ViewOptions {
 };
 
 NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options);
+
+// A close-on-exec memfd of namespace_init.c's program (made once; -1 if it could not be). Under
+// bwrap it runs as `init PROGRAM ARGS...` (--as-pid-1) and reports like this sandbox's init.
+int namespace_init_program();
 
 // clone(2) flags of a confined bot (the network namespace is joined, not made).
 int namespace_clone_flags();

@@ -111,6 +111,7 @@ struct SeatProcess {
     pid_t program_pid = -1;  // the bot's own program, whose CPU clock and state are read
     bool program_found = false;  // program_pid, its clock and /proc files are set (find_program)
     bool sandboxed = false;
+    UniqueFd init_status_read;  // the arbiter's namespaces: the init's report of its program's end
     bool main_exited = false;
     bool main_reaped = false;
     int exit_status = 0;

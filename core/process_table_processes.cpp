@@ -74,7 +74,15 @@ void ProcessTableImpl::start_seat(int s) {
         command.disk_mib = limits.disk_mib;
         command.read_only = launch.bot.read_only;
         filter_for_bwrap = syscall_filter_memfd(syscall_filter(limits.allow_syscalls));
-        command.seccomp_fd = request.inherited_fd = filter_for_bwrap.get();
+        // Above 3, where the init's report goes (SpawnRequest::init_reports_status).
+        if (filter_for_bwrap.valid()) filter_for_bwrap.reset(::fcntl(filter_for_bwrap.get(), F_DUPFD_CLOEXEC, 10));
+        command.seccomp_fd = filter_for_bwrap.get();
+        if (command.seccomp_fd >= 0) request.inherited_fds.push_back(command.seccomp_fd);
+        command.init_fd = namespace_init_program();
+        if (command.init_fd >= 0) {
+            request.inherited_fds.push_back(command.init_fd);
+            request.init_reports_status = true;
+        }
         request.argv = bwrap_argv(sandbox_plan_, command);
         request.executable = sandbox_plan_.bwrap_path;
     }
@@ -98,6 +106,7 @@ void ProcessTableImpl::start_seat(int s) {
     SeatProcess& process = seat.process;
     process.pid = bot.pid;
     process.sandboxed = sandbox_plan_.confined();
+    process.init_status_read = std::move(bot.init_status_read);
     // A confined program is looked for at its first request, so the seats' sandboxes start side
     // by side; at once if it is to be frozen (stopped, bwrap would not start it).
     if (!process.sandboxed || options_.freeze_idle) find_program(s);
@@ -231,7 +240,10 @@ void ProcessTableImpl::reap_group(int s) {
         if (pid == process.pid) {
             process.main_exited = true;
             process.main_reaped = true;
-            process.exit_status = process.sandboxed ? unwrap_sandbox_status(status) : status;
+            if (process.init_status_read.valid())
+                process.exit_status = confined_exit_status(status, process.init_status_read.get());
+            else process.exit_status = process.sandboxed ? unwrap_sandbox_status(status) : status;
+            process.init_status_read.reset();
             process.main_usage = usage;
             forget_main_process(pid);
         }

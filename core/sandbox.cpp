@@ -181,7 +181,11 @@ std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedComm
     for (const auto& p : paths.read_only) a.insert(a.end(), {"--ro-bind", p.string(), p.string()});
     if (!paths.writable.empty()) a.insert(a.end(), {"--bind", paths.writable.string(), paths.writable.string()});
     if (command.seccomp_fd >= 0) a.insert(a.end(), {"--seccomp", std::to_string(command.seccomp_fd)});
-    a.insert(a.end(), {"--dir", paths.cwd.string(), "--chdir", paths.cwd.string(), "--", command.executable.string()});
+    a.insert(a.end(), {"--dir", paths.cwd.string(), "--chdir", paths.cwd.string()});
+    // Exec'd through /proc (bwrap's own, of the namespace) from the descriptor bwrap inherits.
+    if (command.init_fd >= 0) a.insert(a.end(), {"--as-pid-1", "--", "/proc/self/fd/" + std::to_string(command.init_fd)});
+    else a.push_back("--");
+    a.push_back(command.executable.string());
     a.insert(a.end(), command.argv.begin() + (command.argv.empty() ? 0 : 1), command.argv.end());
     return a;
 }

@@ -51,6 +51,9 @@ struct SandboxedCommand {
     std::int64_t disk_mib = 256;       // size of its /tmp and /dev/shm
     std::vector<std::filesystem::path> read_only;  // more folders to show (ro=PATH in the bot spec)
     int seccomp_fd = -1;               // the syscall filter for bwrap's --seccomp; -1: none
+    // namespace_init_program's descriptor: the namespace's first process instead of bwrap's own,
+    // reporting the program's wait status on descriptor 3; -1: bwrap's own.
+    int init_fd = -1;
 };
 
 // The bwrap command line that runs `command` confined: argv for execv, argv[0] = bwrap's path.

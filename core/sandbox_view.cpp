@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,7 +152,30 @@ const std::vector<std::string>& etc_allowlist() {
 
 namespace {
 
-const fs::path kRunFolder = "/run/arbiter";
+bool on_tmpfs(const char* path) {
+    struct statfs fs_info {};
+    return ::statfs(path, &fs_info) == 0 && fs_info.f_type == TMPFS_MAGIC;
+}
+
+// A folder only root may change: made here, or found as a real folder of root's, writable by
+// no one else (in /dev/shm, which everyone may write, a local user could have made it first).
+bool root_only_folder(const fs::path& folder) {
+    ::mkdir(folder.c_str(), 0755);
+    struct stat st {};
+    return ::lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && (st.st_mode & 022) == 0;
+}
+
+// Where the copies live: in memory when the machine has a tmpfs for it. On a disk file system
+// each copy's thousand-odd links (alternatives, certificates) are new inodes, and a disk that
+// has just freed the last run's must search past them: a quarter of a second per run, measured.
+fs::path run_folder() {
+    static const fs::path folder = [] {
+        if (!on_tmpfs("/run") && on_tmpfs("/dev/shm") && root_only_folder("/dev/shm/arbiter"))
+            return fs::path("/dev/shm/arbiter");
+        return fs::path("/run/arbiter");
+    }();
+    return folder;
+}
 
 void remove_etc_copy_at_exit();
 std::string etc_copy_path;
@@ -159,7 +184,7 @@ extern pid_t etc_copy_owner;
 // Copies of arbiters that are gone (killed before their exit handler ran).
 void sweep_dead_copies() {
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(kRunFolder, ec)) {
+    for (const auto& entry : fs::directory_iterator(run_folder(), ec)) {
         const std::string name = entry.path().filename().string();
         const long owner = std::strtol(name.c_str(), nullptr, 10);
         if (owner <= 0 || owner == ::getpid() || name.find("-etc") == std::string::npos) continue;
@@ -171,11 +196,12 @@ void sweep_dead_copies() {
 std::string make_etc_copy() {
     if (::geteuid() != 0) return "";
     std::error_code ec;
-    fs::create_directories(kRunFolder, ec);
+    const fs::path folder = run_folder();
+    fs::create_directories(folder, ec);
     if (ec) return "";
-    fs::permissions(kRunFolder, fs::perms(0755), ec);
+    fs::permissions(folder, fs::perms(0755), ec);
     sweep_dead_copies();
-    const fs::path copy = kRunFolder / (std::to_string(::getpid()) + "-etc");
+    const fs::path copy = folder / (std::to_string(::getpid()) + "-etc");
     fs::remove_all(copy, ec);
     if (!fs::create_directory(copy, ec)) return "";
     fs::permissions(copy, fs::perms(0755), ec);

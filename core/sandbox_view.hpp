@@ -39,7 +39,8 @@ struct BaseView {
     std::vector<std::string> etc_entries;           // the /etc allowlist present on this machine
     std::string etc_copy;  // a root-owned copy of the allowlisted /etc, bound whole ("" = none made)
 };
-// Probed once per process. The /etc copy is made (under /run/arbiter) only when `make_etc_copy`
+// Probed once per process. The /etc copy is made (under /run/arbiter, or /dev/shm/arbiter where
+// /run is not in memory) only when `make_etc_copy`
 // is first asked by a root arbiter; it is removed at exit, and copies of arbiters that died are
 // removed by the next one.
 const BaseView& base_view(bool make_etc_copy);

@@ -382,6 +382,19 @@ TEST_CASE("a confined bot's crash, memory kill and CPU time are reported as with
             CHECK(read_file(options.transcript_path).find("killed by signal 6") != std::string::npos);
         }
         {
+            // Exit code 134 is what a sandbox's init once gave for SIGABRT: it stays an exit code.
+            TableOptions options = with_sandbox(mode);
+            options.transcript_path = scratch_dir("confined-exit-134") / "transcript";
+            auto table = launch_one(fault_seat("exit134", {"--exit-at-start", "134"}, per_request(5s)), options);
+            CHECK(table->ask(0, "1\n", one_line_framer()).status == ReplyStatus::closed);
+            table->close();
+            CHECK(table->status(0) == SeatStatus::crashed);
+            const std::string transcript = read_file(options.transcript_path);
+            CAPTURE(transcript);
+            CHECK(transcript.find("exited with code 134") != std::string::npos);
+            CHECK(transcript.find("killed by signal") == std::string::npos);
+        }
+        {
             TableOptions options = with_sandbox(mode);
             options.limits.memory_mib = 64;
             auto table = launch_one(fault_seat("memory", {"--alloc-mib", "256"}, per_request(5s)), options);

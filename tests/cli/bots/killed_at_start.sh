@@ -1,0 +1,3 @@
+#!/bin/sh
+# A bot killed by a signal (SIGTERM) before it reads anything.
+kill -TERM $$
