@@ -113,17 +113,18 @@ int make_dev(const NamespaceView& view) {
         std::snprintf(path, sizeof path, "%s%s", view.dev.c_str(), name);
         return path;
     };
-    for (const Device& d : devices) {
+    // The modes as given (the bot gets the arbiter's umask back below).
+    const mode_t arbiter_umask = ::umask(0);
+    for (const Device& d : devices)
         if (::mknod(at(d.name), S_IFCHR | 0666, makedev(d.major, d.minor)) != 0) return errno;
-        if (::chmod(path, 0666) != 0) return errno;  // the umask applied to mknod
-    }
     static const char* const links[][2] = {{"/proc/self/fd", "/fd"},
                                            {"/proc/self/fd/0", "/stdin"},
                                            {"/proc/self/fd/1", "/stdout"},
                                            {"/proc/self/fd/2", "/stderr"}};
     for (const auto& link : links)
         if (::symlink(link[0], at(link[1])) != 0) return errno;
-    if (::mkdir(at("/shm"), 01777) != 0 || ::chmod(path, 01777) != 0) return errno;
+    if (::mkdir(at("/shm"), 01777) != 0) return errno;
+    ::umask(arbiter_umask);
     return 0;
 }
 
@@ -184,9 +185,9 @@ void add_proc_covers(NamespaceView& view) {
 
 NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options) {
     NamespaceView view;
-    // Assembled over the host's /tmp folder inside the child's private mount namespace: the trees
-    // it shows are cloned before, so folders under the host's /tmp can be shown too.
-    view.root = "/tmp";
+    // Assembled on the one folder of a copy of the empty mount namespace (enter_namespace_view).
+    view.empty_namespace = empty_mount_namespace();
+    view.root = "/view";
     view.root_options = "mode=0755,size=1m,nr_inodes=4096";
     const std::string& root = view.root;
     std::vector<std::string> dirs;
@@ -232,16 +233,52 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
 
 int namespace_init_program() { return init_program(); }
 
-int namespace_clone_flags() { return CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP; }
+// The mount namespace is the empty one's copy (enter_namespace_view).
+int namespace_clone_flags() { return CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP; }
+
+namespace {
+
+struct EmptyNamespaceChild {
+    int namespace_fd = -1;
+    int error = 0;
+};
+
+// In a new mount namespace: an empty tmpfs as its root, one folder, read-only. The namespace's
+// descriptor is opened in the arbiter's own table (CLONE_FILES).
+int empty_namespace_child(void* arg) {
+    auto& child = *static_cast<EmptyNamespaceChild*>(arg);
+    child.namespace_fd = ::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
+    if (child.namespace_fd < 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=4k,nr_inodes=8") != 0 ||
+        ::mkdir("/tmp/view", 0755) != 0 || ::chdir("/tmp") != 0 || ::syscall(SYS_pivot_root, ".", ".") != 0 ||
+        ::umount2(".", MNT_DETACH) != 0 || ::chdir("/") != 0 ||
+        set_tree_attributes(AT_FDCWD, "/", 0, MOUNT_ATTR_RDONLY, 0) != 0)
+        child.error = errno;
+    ::_exit(0);
+}
+
+}  // namespace
+
+int empty_mount_namespace() {
+    static const int fd = [] {
+        EmptyNamespaceChild child;
+        const pid_t pid = clone_vfork(CLONE_NEWNS | CLONE_FILES, empty_namespace_child, &child);
+        if (pid < 0) return -1;
+        while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        if (child.error == 0) return child.namespace_fd;
+        if (child.namespace_fd >= 0) ::close(child.namespace_fd);
+        errno = child.error;
+        return -1;
+    }();
+    return fd;
+}
 
 namespace {
 
 #define STEP(what) (view.failed_step = (what))
 
 int build_root(NamespaceView& view) {
-    // Every tree shown is cloned first: the new root then covers the folder it is built on.
-    for (ViewMount& m : view.mounts)
-        if (STEP(m.source.c_str()), (m.tree_fd = clone_tree(m)) < 0) return errno;
     if (STEP("the new root"), ::mount("tmpfs", view.root.c_str(), "tmpfs", MS_NOSUID, view.root_options.c_str()) != 0)
         return errno;
     // The private /tmp first: trees shown under /tmp are placed in it, not under it.
@@ -275,15 +312,21 @@ int build_root(NamespaceView& view) {
 }  // namespace
 
 int enter_namespace_view(NamespaceView& view, int& proc_self_stat) {
-    // Nothing mounted here may reach the host's mount namespace.
-    if (STEP("/"), ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return errno;
+    // Still in the host's mount namespace (nothing is mounted here): the host's /proc and the
+    // trees the view shows, cloned as detached copies.
     proc_self_stat = ::open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
     if (proc_self_stat < 0) return errno;
+    for (ViewMount& m : view.mounts)
+        if (STEP(m.source.c_str()), (m.tree_fd = clone_tree(m)) < 0) return errno;
+    // A private copy of the empty namespace: none of the host's mounts is ever in it, so none has
+    // to be unmounted (each unmount waits for an RCU grace period: a third of a millisecond of
+    // every start, more under load, when the root was the host's copy, pivoted away from).
+    if (STEP("the empty mount namespace"), ::setns(view.empty_namespace, CLONE_NEWNS) != 0) return errno;
+    if (::unshare(CLONE_NEWNS) != 0) return errno;
     if (const int error = build_root(view); error != 0) return error;
-    // The old root goes: what the view does not show is not there at all.
-    if (STEP("pivot_root"), ::chdir(view.root.c_str()) != 0) return errno;
-    if (::syscall(SYS_pivot_root, ".", ".") != 0) return errno;
-    if (::umount2(".", MNT_DETACH) != 0) return errno;
+    // Its root becomes the bot's: above it is only the empty read-only tmpfs, and a bot has no
+    // capability to chroot again.
+    if (STEP("chroot"), ::chdir(view.root.c_str()) != 0 || ::chroot(".") != 0) return errno;
     if (STEP(view.cwd.c_str()), ::chdir(view.cwd.c_str()) != 0) return errno;
     view.failed_step = nullptr;
     return 0;
@@ -402,6 +445,7 @@ int probe_child(void* arg) {
 std::string probe_namespaces() {
     if (::geteuid() != 0) return "the arbiter does not run as root";
     if (init_program() < 0) return std::string("cannot make the sandbox's init: ") + std::strerror(errno);
+    if (empty_mount_namespace() < 0) return std::string("cannot make an empty mount namespace: ") + std::strerror(errno);
     const LentNetworkNamespace netns = LentNetworkNamespace::borrow();
     if (!netns.valid()) return std::string("cannot make a network namespace: ") + std::strerror(errno);
     ProbeChild probe;

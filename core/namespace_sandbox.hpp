@@ -45,6 +45,7 @@ struct NamespaceView {
     std::string cwd;                        // after the pivot
     std::vector<char> program_stack;        // the program's child runs on it until it execs
     int status_report = -1;                 // the init writes the program's wait status here
+    int empty_namespace = -1;               // empty_mount_namespace()
     const char* failed_step = nullptr;      // set by the child: what it was doing when it failed
 };
 
@@ -62,10 +63,16 @@ int namespace_init_program();
 // clone(2) flags of a confined bot (the network namespace is joined, not made).
 int namespace_clone_flags();
 
-// In the cloned child, as root, before the user switch: makes the mount namespace private,
-// builds the view in a new tmpfs and makes it the root (pivot_root). Async-signal-safe; 0 or an errno. `proc_self_stat` receives a descriptor of
-// the host's /proc/self/stat, opened before /proc is replaced (the parent-death check reads the
-// real parent from it later: getppid() is 0 in a new PID namespace).
+// A mount namespace holding only an empty read-only tmpfs with one folder, /view (made once;
+// -1 and errno if it cannot be). Each confined bot builds its view in a private copy of it.
+int empty_mount_namespace();
+
+// In the cloned child, as root, before the user switch: clones the trees the view shows, enters
+// a private copy of the empty mount namespace, builds the view in a new tmpfs on its folder and
+// makes that the root (chroot: the host's mounts are never in the namespace). Async-signal-safe;
+// 0 or an errno. `proc_self_stat` receives a descriptor of the host's /proc/self/stat, opened
+// before (the parent-death check reads the real parent from it later: getppid() is 0 in a new
+// PID namespace).
 int enter_namespace_view(NamespaceView& view, int& proc_self_stat);
 
 // Empties the bounding set (an exec as uid 0 then gains nothing); before the user switch.

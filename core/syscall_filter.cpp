@@ -314,6 +314,12 @@ SyscallFilter built_filter(std::vector<std::string> allowed) {
     if (!context) throw std::runtime_error("libseccomp: cannot make a filter");
     if (const int rc = seccomp_attr_set(context.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM)); rc != 0)
         throw std::system_error(-rc, std::generic_category(), "libseccomp: bad-architecture action");
+    // A binary tree of the call numbers instead of a list: the kernel walks every call number
+    // through the filter when it is installed (to cache the always-allowed ones), with the
+    // bot's thread's signal lock held, once per bot; a list of ~100 rules made that a fifth of
+    // a millisecond of every start.
+    if (const int rc = seccomp_attr_set(context.get(), SCMP_FLTATR_CTL_OPTIMIZE, 2); rc != 0)
+        throw std::system_error(-rc, std::generic_category(), "libseccomp: binary tree");
     for (const auto& call : kDenied) {
         if (lets_through(allowed, call)) continue;
         const int number = seccomp_syscall_resolve_name(std::string(call.name).c_str());
