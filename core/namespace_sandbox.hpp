@@ -5,7 +5,8 @@
 // the bot's program runs under the namespace's init (its exit, or its kill, ends every process
 // in it), joins a network namespace the arbiter holds, builds its root from nothing (a tmpfs
 // holding the base view, its own folder idmapped and writable, its own /proc, /dev and bounded
-// /tmp; sandbox_view.hpp), pivots into it, takes its seat user and drops every capability. What costs a bwrap start several milliseconds (its exec, its own init process, a
+// /tmp; sandbox_view.hpp) in a copy of an empty mount namespace, enters it, takes its seat user
+// and drops every capability. What costs a bwrap start several milliseconds (its exec, its own init process, a
 // fresh network namespace) is not paid per bot. docs/core.md "Confinement".
 #include <sys/types.h>
 
@@ -33,7 +34,7 @@ struct ViewMount {
 // Everything the child needs, prepared by the parent: the child allocates nothing. Paths are
 // full paths in the staged root (`root` + the path the bot sees).
 struct NamespaceView {
-    std::string root;                       // where the new root is assembled, then pivoted to
+    std::string root;                       // where the new root is assembled, then entered (chroot)
     std::string root_options;               // tmpfs options of the new root
     std::vector<ViewMount> mounts;          // parents first
     std::vector<std::string> dirs_to_make;  // parents first
@@ -42,7 +43,7 @@ struct NamespaceView {
     std::string dev, dev_null, dev_shm, tmp, proc;
     std::string tmp_options, shm_options;   // "mode=1777,size=...": private, bounded
     std::vector<std::string> proc_masked_files, proc_masked_dirs, proc_read_only;  // container defaults
-    std::string cwd;                        // after the pivot
+    std::string cwd;                        // inside the new root
     std::vector<char> program_stack;        // the program's child runs on it until it execs
     int status_report = -1;                 // the init writes the program's wait status here
     int empty_namespace = -1;               // empty_mount_namespace()
