@@ -6,8 +6,10 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <string_view>
@@ -22,6 +24,27 @@
 
 namespace arb::rating {
 namespace {
+
+// The descriptor already opened, read as a stream: opening a named pipe a second time would wait
+// for a second writer, and what the first one wrote would be lost.
+class DescriptorBuffer : public std::streambuf {
+public:
+    explicit DescriptorBuffer(int fd) : fd_(fd) {}
+
+protected:
+    int_type underflow() override {
+        ssize_t n;
+        do n = ::read(fd_, buffer_, sizeof buffer_);
+        while (n < 0 && errno == EINTR);
+        if (n <= 0) return traits_type::eof();
+        setg(buffer_, buffer_, buffer_ + n);
+        return traits_type::to_int_type(buffer_[0]);
+    }
+
+private:
+    int fd_;
+    char buffer_[64 * 1024];
+};
 
 // PGN's export format keeps lines under 80 characters; one game on a single line is still far
 // below this. A longer line is not PGN, and keeping it whole would take unbounded memory.
@@ -338,8 +361,8 @@ PgnReadStats read_pgn_file(const std::string& path, ResultSet& results) {
         }
     }
     // Pipes, terminals and files that cannot be mapped: read as a stream.
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError(fmt::format("cannot read PGN file '{}'", path));
+    DescriptorBuffer buffer(fd.get());
+    std::istream in(&buffer);
     return read_pgn(in, path, results);
 }
 
