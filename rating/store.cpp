@@ -326,7 +326,12 @@ void add_participants(const Store& store, const FilterSql& f, const PositionOfMa
         StoredMatch& match = out[position_of.at(st.column_int64(0))];
         std::string status = st.column_text(6);
         if (!as_stored) {
-            p.status = seat_status_from_string(status);
+            try {
+                p.status = seat_status_from_string(status);
+            } catch (const std::invalid_argument&) {
+                throw UserError(fmt::format("database '{}': match {} has a seat status this arbiter does not know: '{}'",
+                                            store.path(), st.column_int64(0), status.substr(0, 40)));
+            }
         } else {
             try {
                 p.status = seat_status_from_string(status);

@@ -85,6 +85,23 @@ TEST_CASE("a match record round-trips through the store") {
     CHECK(store.bots().size() == 4);
 }
 
+TEST_CASE("a stored seat status this build does not know is a one-line error naming the match") {
+    TempDir dir("unknown-status");
+    Store store = Store::open(dir.file("results.db"), OpenMode::create_or_open);
+    const std::int64_t id = store.insert_match(four_player_match(0x8000000000000002ull, "2026-11-22T10:00:00Z"));
+    store_internal::StoreAccess::db(store).exec("UPDATE participants SET status = 'vanished' WHERE position = 1");
+    try {
+        store.matches();
+        FAIL("an unknown status was read");
+    } catch (const UserError& e) {
+        const std::string message = e.what();
+        CHECK(message.find(fmt::format("match {} has a seat status this arbiter does not know: 'vanished'", id)) != std::string::npos);
+        CHECK(message.find('\n') == std::string::npos);
+    }
+    // The report reads what is stored as it is (store.matches_as_stored).
+    CHECK(store.matches_as_stored().size() == 1);
+}
+
 TEST_CASE("why a seat failed round-trips through the store") {
     TempDir dir("failures");
     Store store = Store::open(dir.file("results.db"), OpenMode::create_or_open);
