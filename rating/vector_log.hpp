@@ -8,7 +8,6 @@
 // (Sun, 1993); its error is below one unit in the last place, like the C library's. Plain IEEE
 // operations only, no fused multiply-add: the same bits on every machine, lane width and compiler.
 // Defined for positive normal finite x (the kernels' arguments are sums of positive terms).
-#include <bit>
 #include <cstdint>
 
 namespace arb::rating {
@@ -30,7 +29,9 @@ struct LaneBits<Double4> {
     using type = Bits4;
 };
 
-// Always inlined, so that a caller compiled for AVX2 gets it in AVX2 too.
+// Always inlined, so that a caller compiled for AVX2 gets it in AVX2 too; and only builtins
+// inside (__builtin_bit_cast, not std::bit_cast): a library function left uninlined, as at -O0,
+// is compiled for the plain target and takes a 32-byte vector the other way (wrong values).
 template <typename Vec>
 [[gnu::always_inline]] inline Vec vector_log(Vec x) {
     using Bits = typename LaneBits<Vec>::type;
@@ -44,13 +45,13 @@ template <typename Vec>
     constexpr double kTwo52PlusBias = 4503599627370496.0 + 1023.0;
     constexpr double kSqrt2 = 1.41421356237309504880;
 
-    const Bits bits = std::bit_cast<Bits>(x);
+    const Bits bits = __builtin_bit_cast(Bits, x);
     // The biased exponent as a double: 2^52 + e read as a double, minus 2^52 and the bias.
-    Vec k = std::bit_cast<Vec>((bits >> 52) | kTwo52Bits) - kTwo52PlusBias;
-    Vec m = std::bit_cast<Vec>((bits & kMantissa) | kOneBits);  // [1, 2)
-    const Bits above = std::bit_cast<Bits>(m > kSqrt2);         // all ones where m moves to [sqrt(2)/2, 1)
-    m = std::bit_cast<Vec>((std::bit_cast<Bits>(m) & ~above) | (std::bit_cast<Bits>(m * 0.5) & above));
-    k += std::bit_cast<Vec>(std::bit_cast<Bits>(Vec{} + 1.0) & above);
+    Vec k = __builtin_bit_cast(Vec, (bits >> 52) | kTwo52Bits) - kTwo52PlusBias;
+    Vec m = __builtin_bit_cast(Vec, (bits & kMantissa) | kOneBits);  // [1, 2)
+    const Bits above = __builtin_bit_cast(Bits, m > kSqrt2);         // all ones where m moves to [sqrt(2)/2, 1)
+    m = __builtin_bit_cast(Vec, (__builtin_bit_cast(Bits, m) & ~above) | (__builtin_bit_cast(Bits, m * 0.5) & above));
+    k += __builtin_bit_cast(Vec, __builtin_bit_cast(Bits, Vec{} + 1.0) & above);
 
     const Vec f = m - 1.0;
     const Vec half_f_squared = 0.5 * f * f;
