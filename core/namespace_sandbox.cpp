@@ -35,7 +35,7 @@ namespace {
 int init_program() {
     static const int fd = [] {
         // Above descriptor 3, where it writes its report (passed on to bwrap at its number).
-        const int created = ::memfd_create("arbiter-init", MFD_CLOEXEC);
+        const int created = ::memfd_create("arbiter-init", MFD_CLOEXEC | MFD_ALLOW_SEALING);
         if (created < 0) return -1;
         const int memfd = ::fcntl(created, F_DUPFD_CLOEXEC, 10);
         ::close(created);
@@ -48,6 +48,12 @@ int init_program() {
                 return -1;
             }
             written += static_cast<std::size_t>(n);
+        }
+        // Sealed: no process that gets hold of it (a bwrap seat's init has it) can change the init
+        // every later bot runs.
+        if (::fcntl(memfd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+            ::close(memfd);
+            return -1;
         }
         return memfd;
     }();

@@ -72,6 +72,17 @@ TEST_CASE("a confined bot never runs as the host's root") {
     }
 }
 
+TEST_CASE("a bot holds no descriptor of the arbiter's: only its three pipes, under every sandbox") {
+    // The listing's own descriptor is the fourth entry. Under bwrap the sandbox's init is passed its
+    // program, its status pipe and the syscall filter: a program that kept the init's memfd could
+    // rewrite the init every later bot runs.
+    CHECK(Attacker(SandboxMode::none)("list /proc/self/fd") == "4 entries");
+    for (const SandboxMode mode : modes()) {
+        INFO("sandbox " << to_string(mode));
+        CHECK(Attacker(mode)("list /proc/self/fd") == "4 entries");
+    }
+}
+
 TEST_CASE("a confined bot cannot write kernel settings (core_pattern runs a program as root on a crash)") {
     const std::string setting = "/proc/sys/kernel/core_pattern";
     if (::geteuid() == 0) {
