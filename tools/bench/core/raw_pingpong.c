@@ -9,16 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int compare(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
+#include "../raw_timing.h"
 
 int main(int argc, char** argv) {
     if (argc != 3) {
@@ -56,8 +47,7 @@ int main(int argc, char** argv) {
     waitpid(pid, NULL, 0);
     double sum = 0;
     for (int i = 0; i < rounds; ++i) sum += samples[i];
-    qsort(samples, (size_t)rounds, sizeof(double), compare);
-    printf("raw_pingpong rounds=%d median_us=%.2f mean_us=%.2f\n", rounds, samples[rounds / 2], sum / rounds);
+    printf("raw_pingpong rounds=%d median_us=%.2f mean_us=%.2f\n", rounds, median(samples, rounds), sum / rounds);
     free(samples);
     return 0;
 }

@@ -16,23 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../raw_timing.h"
+
 enum { kBlock = 250 };
-
-static double now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int compare(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-    qsort(v, (size_t)n, sizeof(double), compare);
-    return n > 0 ? v[n / 2] : 0;
-}
 
 /* The peer: reads the state, answers "do 1 bark\nend\n" after each "turn" line. */
 static void peer(int in, int out) {
