@@ -287,8 +287,10 @@ SpawnedBot spawned(pid_t pid, Pipe& in, Pipe& out, Pipe& err) {
 
 int confined_exit_status(int init_status, int init_status_read) {
     int program_status = 0;
-    // The init wrote before it ended, so the report is there in full or not at all.
-    if (init_status_read >= 0 && ::read(init_status_read, &program_status, sizeof program_status) == sizeof program_status)
+    // The init wrote before it ended, so the report is there in full or not at all (the read end
+    // does not block: a process that kept the write end cannot hold the arbiter).
+    if (init_status_read >= 0 &&
+        ::read(init_status_read, &program_status, sizeof program_status) == sizeof program_status)
         return program_status;
     return init_status;
 }
@@ -353,6 +355,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (request.init_reports_status || request.confined) {
         status = make_pipe(request.bot_name);
         status.write_end.reset(::fcntl(status.write_end.get(), F_DUPFD_CLOEXEC, kStatusReportFd + 1));
+        ::fcntl(status.read_end.get(), F_SETFL, O_NONBLOCK);  // read once the init is reaped, never waited on
         if (!status.write_end.valid()) throw UserError("bot '" + request.bot_name + "': cannot create a pipe: " + std::strerror(errno));
     }
     setup.inherited_fds = &request.inherited_fds;
