@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/bot_spawn.hpp"
-#include "core/process_table.hpp"
+#include "core/table_settings.hpp"
 
 namespace arb {
 

@@ -35,6 +35,7 @@
 #include "core/bot_spawn.hpp"
 #include "core/line_splitter.hpp"
 #include "core/process_table.hpp"
+#include "core/sandbox.hpp"
 #include "core/seat_clock.hpp"
 #include "core/unique_fd.hpp"
 

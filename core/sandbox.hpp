@@ -13,16 +13,10 @@
 #include <vector>
 
 #include "core/namespace_sandbox.hpp"
+#include "core/table_settings.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb {
-
-enum class SandboxMode {
-    automatic,   // namespaces, else bwrap, whichever works first here, else none with a notice
-    namespaces,  // the arbiter's own namespaces (core/namespace_sandbox.hpp, root) or a UserError
-    bwrap,       // bwrap or a UserError
-    none,       // process group, parent-death signal, limits only
-};
 
 std::string to_string(SandboxMode mode);
 // "auto" | "namespaces" | "bwrap" | "none"; UserError otherwise.

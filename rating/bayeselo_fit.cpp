@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/user_error.hpp"
+#include "rating/bayeselo.hpp"
 #include "rating/bayeselo_model.hpp"
 #include "rating/vector_log.hpp"
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/user_error.hpp"
+#include "rating/bayeselo.hpp"
 #include "rating/bayeselo_model.hpp"
 
 namespace arb::rating::bayeselo_model {

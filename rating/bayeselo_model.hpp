@@ -8,8 +8,11 @@
 #include <numbers>
 #include <vector>
 
-#include "rating/bayeselo.hpp"
 #include "rating/result_set.hpp"
+
+namespace arb::rating {
+struct EloOptions;  // rating/bayeselo.hpp: the fit's options, taken by reference here
+}  // namespace arb::rating
 
 namespace arb::rating::bayeselo_model {
 

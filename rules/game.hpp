@@ -11,7 +11,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/match_record.hpp"
-#include "core/process_table.hpp"
+#include "core/table_settings.hpp"
 #include "core/seat.hpp"
 
 namespace arb {
