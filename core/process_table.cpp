@@ -15,9 +15,11 @@ namespace process_table_detail {
 
 ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options)
     : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)),
-      sandbox_plan_(plan_sandbox(options_.limits.sandbox)) {
+      sandbox_plan_(plan_sandbox(options_.limits.sandbox)), shared_port_(ctx_, *this, launches) {
     for (auto& launch : launches) {
-        seats_.push_back(std::make_unique<Seat>(ctx_, std::move(launch), options_.limits));
+        auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch)));
+        const ChannelSeat channel{*this, size() - 1, ctx_, seat.launch, options_.limits.max_line_bytes, chunk_, shared_port_};
+        seat.channel = make_channel(seat.launch.channel, channel);
     }
     if (!options_.transcript_path.empty()) {
         if (options_.transcript_path.has_parent_path()) {

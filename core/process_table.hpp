@@ -13,21 +13,10 @@
 #include "core/bot_spec.hpp"
 #include "core/match_record.hpp"
 #include "core/seat.hpp"
+#include "core/seat_launch.hpp"
 #include "core/table_settings.hpp"
 
 namespace arb {
-
-struct SeatLaunch {
-    SeatInfo info;
-    BotSpec bot;
-    std::vector<std::string> extra_args;  // appended to the bot's argv (e.g. a role)
-    TimeControl time;
-    ChannelKind channel = ChannelKind::stdio;
-    // tcp_client: the port the seat listens on (0 = a free one). Seats with ARBITER_TOKEN in the
-    // bot's env that ask for the same port share it and are seated by `join TOKEN`, unless each
-    // has a network of its own (confined): there, as everywhere else, the seat is its connection.
-    std::uint16_t listen_port = 0;
-};
 
 // How a seat's main process ended and which limit, if any, stopped it (read after close()).
 struct SeatEnd {

@@ -2,12 +2,11 @@
 // Inside the ProcessTable (core/process_table.hpp): the seat, made of parts with one job each,
 // and the implementation class whose member functions are spread over one file per job:
 //   process_table.cpp            the table object: construction, launch, usage
-//   process_table_requests.cpp   the request lifecycle: write, read, frame, deadline, finish,
-//                                ask/ask_all, the event-loop pump
-//   process_table_tcp.cpp        the endpoint of TCP/HTTP seats; loopback TCP (the bot connects)
-//   process_table_http.cpp       HTTP GET (the bot serves): the HTTP/1.1 client on Boost.Beast
+//   process_table_requests.cpp   the request lifecycle: begin, finish, deadline, ask/ask_all, the
+//                                event-loop pump; what the seat's channel reports (ChannelHost)
 //   process_table_processes.cpp  process start, limits, freezing, exit watch, retire, reaping, close
 //   process_table_logs.cpp       stderr (and TCP/HTTP stdout) drained to the capped log; transcript
+// How requests reach a bot and replies come back is the seat's Channel (core/channel.hpp).
 // Only these files include it; Asio stays out of every other header.
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -26,31 +25,22 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "core/bot_limits.hpp"
-#include "core/seat_users.hpp"
 #include "core/bot_spawn.hpp"
-#include "core/line_splitter.hpp"
+#include "core/channel.hpp"
 #include "core/process_table.hpp"
 #include "core/sandbox.hpp"
 #include "core/seat_clock.hpp"
+#include "core/seat_users.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb::process_table_detail {
 
-namespace asio = boost::asio;
 using SteadyClock = std::chrono::steady_clock;
 using Nanos = std::chrono::nanoseconds;
-using Descriptor = std::unique_ptr<asio::posix::stream_descriptor>;
 
-constexpr std::size_t kReadChunk = 64 * 1024;
-// Reads per wake-up before yielding to other seats (fairness under a flooding bot).
-constexpr int kReadsPerWakeup = 16;
-// A bot that does not read its input cannot make us buffer without bound.
-constexpr std::size_t kMaxOutbox = 16u << 20;
 // Bytes of an unfinished reply kept in Reply::partial for diagnostics.
 constexpr std::size_t kPartialKept = 256;
 // Limits up to this long get starvation compensation (see expire_due()); longer ones are
@@ -85,7 +75,6 @@ struct ActiveRequest {
     bool write_done = false;
     bool done = false;
     bool charged = true;        // false for an HTTP send(): not a request of the bot's clock
-    std::string http_target;    // HTTP: the request text as path and query
     std::optional<Nanos> wait;  // allowance + grace, nullopt = unlimited
     std::optional<SteadyClock::time_point> deadline;
     std::optional<Nanos> run_delay_at_write;  // the bot's run-queue wait when the clock started
@@ -134,41 +123,6 @@ struct SeatProcess {
     std::optional<Nanos> cpu_total_cache;
 };
 
-// HTTP seats: the kept-alive connection (defined in process_table_http.cpp, where Beast is
-// included) and which request the handlers in flight belong to.
-struct HttpConnection;
-struct HttpExchange {
-    explicit HttpExchange(asio::io_context& ctx) : retry_timer(ctx) {}
-
-    std::shared_ptr<HttpConnection> connection;  // open between requests while the bot keeps it alive
-    std::uint64_t generation = 0;                // bumped per request: older handlers are stale
-    std::optional<asio::ip::tcp::endpoint> remote;  // a url= bot; else 127.0.0.1:port
-    std::string host;                            // the Host header
-    std::string path = "/";                      // the url's path; the request's query follows it
-    asio::steady_timer retry_timer;              // connection refused: try again shortly
-};
-
-// Where requests go and replies come from: stdin/stdout pipes (stdio), or one TCP socket as two
-// descriptors (tcp_client), or a connection per request (http_server), with the buffers.
-struct SeatChannel {
-    SeatChannel(asio::io_context& ctx, ChannelKind kind, std::size_t max_line_bytes)
-        : kind(kind), lines(max_line_bytes), http(ctx) {}
-
-    ChannelKind kind;
-    Descriptor in, out;  // requests are written to in; replies are read from out
-    std::vector<char> out_buffer = std::vector<char>(kReadChunk);  // one read in flight
-    bool out_waiting = false, out_eof = false, write_waiting = false;
-    std::string outbox;  // written as the pipe takes it
-    std::size_t outbox_sent = 0;
-    LineSplitter lines;
-    std::uint16_t port = 0;                              // tcp_client / http_server
-    std::unique_ptr<asio::ip::tcp::acceptor> acceptor;  // tcp_client: until the bot connects
-    std::string join_token;  // tcp_client on the shared port: seated by `join <token>`
-    bool awaiting_join = false;                          // ... and not seated yet
-    HttpExchange http;
-    UniqueFd netns;  // confined TCP/HTTP seat: its own network namespace (sockets made in it)
-};
-
 // One stream drained into the seat's log.
 struct LogSource {
     Descriptor pipe;
@@ -185,22 +139,21 @@ struct SeatLog {
 };
 
 struct Seat {
-    Seat(asio::io_context& ctx, SeatLaunch l, const Limits& limits)
-        : launch(std::move(l)), requests(launch.time), channel(ctx, launch.channel, limits.max_line_bytes) {}
+    explicit Seat(SeatLaunch l) : launch(std::move(l)), requests(launch.time) {}
 
     SeatLaunch launch;
     SeatStatus status = SeatStatus::ok;
     std::string detail;  // why it was retired
     std::string limit;   // the limit that retired it (SeatEnd::limit)
     SeatRequests requests;
-    SeatChannel channel;
+    std::unique_ptr<Channel> channel;  // made by the table, which it reports to
     SeatProcess process;
     SeatLog log;
 };
 
 // ---- the table ---------------------------------------------------------------------------------
 
-class ProcessTableImpl final : public ProcessTable {
+class ProcessTableImpl final : public ProcessTable, private ChannelHost {
 public:
     ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options);
     ~ProcessTableImpl() override;
@@ -231,17 +184,25 @@ private:
         return *seats_[seat];
     }
 
+    // ChannelHost (process_table_requests.cpp): what the seat's channel reports and asks.
+    bool open() const override { return !closed_; }
+    bool playing(int s) const override { return at(s).status == SeatStatus::ok; }
+    bool pending(int s) const override { return at(s).requests.pending(); }
+    bool reading(int s) const override { return pending(s) && at(s).requests.active->write_done; }
+    bool exited(int s) const override { return at(s).process.main_exited; }
+    bool written(int s) override;
+    void frame_line(int s, std::string& line) override;  // one line through the framer
+    void finish(int s, ReplyStatus status, std::string why = {}) override;
+    void stop_seat(int s, SeatStatus why, std::string detail) override;
+    // Why a channel to the seat closed: its exit ("exited with code 3") when the bot is gone,
+    // else `otherwise` ("input closed", "closed its output").
+    std::string exit_or(int s, std::string otherwise) override;
+    void transcript(int s, char direction, std::string_view text) override { transcript(at(s), direction, text); }
+
     // process_table_requests.cpp
     void run_batch(std::span<const Request> requests, std::span<Reply*> replies);
     void begin_request(int s, std::string_view text, ReplyFramer framer, Reply* reply);
-    bool flush_outbox(int s);  // false when the pipe broke
     void on_written(int s);    // the request is completely written: the clock starts
-    void watch_stdout(int s);
-    void read_stdout(int s);  // what is there now, without blocking
-    void drop_earlier_lines(int s, Reply& reply);  // Request::fresh_reply
-    void feed_lines(int s);
-    void frame_line(int s, std::string& line);  // one line through the framer
-    void finish(int s, ReplyStatus status, std::string why = {});
     void arm_timer(int s, SteadyClock::time_point deadline);
     void expire_due(SteadyClock::time_point now);
     bool compensate_starvation(Seat& seat);  // true = the deadline moved
@@ -250,39 +211,16 @@ private:
     bool runnable(const Seat& seat) const;
     void pump_until(const std::function<bool()>& done, std::optional<SteadyClock::time_point> deadline);
 
-    // process_table_tcp.cpp
-    void prepare_endpoint(int s, SpawnRequest& request);  // port, address in env and argv
-    void accept_connection(int s);
-    void accept_joins();  // the shared port(s): one connection after another on each
-    void accept_join(std::size_t acceptor);
-    void read_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::shared_ptr<std::string> received);
-    void route_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::string received);
-    void seat_connection(int s, asio::ip::tcp::socket& socket, std::string_view received);
-
-    // process_table_http.cpp
-    void start_remote_seat(int s);  // a url= bot: resolves its address, starts no process
-    void http_start(int s);
-    void http_connect(int s, std::uint64_t generation);
-    void http_write(int s, std::uint64_t generation, bool reused);
-    void http_read(int s, std::uint64_t generation, bool reused);
-    bool http_stale(int s, std::uint64_t generation) const;  // the request is over or another one began
-    void http_deliver(int s, std::string_view body);         // the body's lines through the framer
-    void http_after_reply(int s, bool ok);  // keeps a kept-alive connection after a good reply
-    void http_end(int s);  // closes the connection, stops retrying
-
     // process_table_processes.cpp
     void start_seat(int s);
+    void start_remote_seat(int s);  // a url= bot: its address, and no process to start
     void confine(int s, SpawnRequest& request);
     void attach_pipes(int s, SpawnedBot& bot);
     void find_program(int s);
     void watch_exit(int s);
     void on_main_exit(int s);
-    void stop_seat(int s, SeatStatus why, std::string detail);
     void signal_group(int s, int sig);
     void reap_group(int s);
-    // Why a channel to the seat closed: its exit ("exited with code 3") when the bot is gone,
-    // else `otherwise` ("input closed", "closed its output").
-    std::string exit_or(int s, std::string otherwise);
     void freeze(int s);
     void thaw(int s);
     Nanos cpu_now(const Seat& seat) const;
@@ -307,11 +245,7 @@ private:
     std::FILE* transcript_ = nullptr;
     bool closed_ = false;
     std::array<char, kReadChunk> chunk_{};  // scratch for every read_available
-    // process_table_tcp.cpp: the shared port of token seats (declared after ctx_: closed first)
-    // The shared port (token seats on a fixed port, unconfined): routes connections by token.
-    std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> join_acceptors_;
-    std::vector<bool> join_accepting_;
-    int unjoined_connections_ = 0;
+    SharedPort shared_port_;  // TCP seats seated by `join TOKEN` (declared after ctx_: closed first)
 };
 
 }  // namespace arb::process_table_detail

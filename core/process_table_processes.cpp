@@ -3,7 +3,6 @@
 // close(): quit text, SIGTERM, SIGKILL, reap, remove the cgroups (docs/core.md "Shutdown").
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -37,16 +36,6 @@ std::string exit_text(const SeatProcess& process, std::string otherwise) {
     return otherwise;
 }
 
-// End of input for the bot: stdin closed (TCP: shutdown, the bot sees end of stream), and a
-// TCP seat's bot that has not connected yet can no longer connect.
-void close_input(SeatChannel& channel) {
-    if (channel.in) {
-        ::shutdown(channel.in->native_handle(), SHUT_WR);
-        channel.in->close();
-    }
-    if (channel.acceptor) channel.acceptor->close();
-}
-
 }  // namespace
 
 // ---- start -----------------------------------------------------------------------------------
@@ -70,7 +59,7 @@ void ProcessTableImpl::start_seat(int s) {
     }
     UniqueFd filter_for_bwrap;  // read by bwrap at its start (--seccomp FD)
     if (sandbox_plan_.bwrap) {
-        SandboxedCommand command{request.executable, request.argv, request.dir, seat.channel.kind != ChannelKind::stdio};
+        SandboxedCommand command{request.executable, request.argv, request.dir, seat.channel->networked()};
         command.disk_mib = limits.disk_mib;
         command.read_only = launch.bot.read_only;
         filter_for_bwrap = syscall_filter_memfd(syscall_filter(limits.allow_syscalls));
@@ -86,7 +75,7 @@ void ProcessTableImpl::start_seat(int s) {
         request.argv = bwrap_argv(sandbox_plan_, command);
         request.executable = sandbox_plan_.bwrap_path;
     }
-    prepare_endpoint(s, request);
+    seat.channel->prepare(request, sandbox_plan_.confined() && launch.bot.url.empty());
     if (sandbox_plan_.namespaces) confine(s, request);
     seat.process.cgroup = create_bot_cgroup(limits_plan_, limits, launch.info.label, options_.freeze_idle);
     request.limits = child_limits(limits_plan_, limits);
@@ -121,6 +110,15 @@ void ProcessTableImpl::start_seat(int s) {
                   launch.bot.command);
     transcript(seat, '#', fmt::format("started pid {}", process.pid));
     if (options_.freeze_idle) freeze(s);
+}
+
+void ProcessTableImpl::start_remote_seat(int s) {
+    Seat& seat = at(s);
+    seat.channel->attach_remote(seat.launch.bot.url);  // a UserError when the game does not use HTTP
+    seat.process.pid = -1;
+    seat.process.group_gone = true;
+    seat.process.main_reaped = true;
+    transcript(seat, '#', "remote bot at " + seat.launch.bot.url);
 }
 
 // The arbiter's own sandbox: what the bot sees, its folder shown as its seat user's own, and a
@@ -158,21 +156,19 @@ void ProcessTableImpl::find_program(int s) {
     process.proc_stat.reset(::open(fmt::format("/proc/{}/stat", process.program_pid).c_str(), O_RDONLY | O_CLOEXEC));
 }
 
-// The bot's ends of its pipes: stdin/stdout are the channel of a stdio seat; a TCP/HTTP bot
-// reads end of file on stdin and its stdout goes to the log, like stderr.
+// The bot's ends of its pipes: the channel takes those it talks over (a stdio seat's stdin and
+// stdout). A bot that talks elsewhere (TCP, HTTP) reads end of file on stdin, and its stdout goes
+// to the log, like stderr.
 void ProcessTableImpl::attach_pipes(int s, SpawnedBot& bot) {
     Seat& seat = at(s);
     for (int fd : {bot.stdin_write.get(), bot.stdout_read.get(), bot.stderr_read.get()}) {
         ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     }
-    if (seat.channel.kind == ChannelKind::stdio) {
-        seat.channel.in = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdin_write.release());
-        seat.channel.out = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
-    } else {
-        bot.stdin_write.reset();
+    seat.channel->attach(bot);
+    bot.stdin_write.reset();
+    if (bot.stdout_read.valid()) {
         seat.log.out.pipe = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stdout_read.release());
         watch_log(s, seat.log.out);
-        if (seat.channel.kind == ChannelKind::tcp_client) accept_connection(s);
     }
     seat.log.err.pipe = std::make_unique<asio::posix::stream_descriptor>(ctx_, bot.stderr_read.release());
 }
@@ -210,12 +206,7 @@ void ProcessTableImpl::on_main_exit(int s) {
     // Whatever the bot wrote before it exited is still in the pipe: read it before judging.
     // A forked child may keep stdout open, so the exit itself ends a pending reply.
     if (!seat.requests.pending()) return;
-    for (int i = 0; i < 64 && !seat.channel.out_eof; ++i) {
-        const std::size_t before = seat.channel.lines.buffered();
-        read_stdout(s);
-        if (seat.requests.active->write_done) feed_lines(s);
-        if (!seat.requests.pending() || seat.channel.lines.buffered() == before) break;
-    }
+    seat.channel->read_after_exit();
     if (seat.requests.pending()) finish(s, ReplyStatus::closed, exit_text(seat.process, "exited"));
 }
 
@@ -313,10 +304,7 @@ void ProcessTableImpl::stop_seat(int s, SeatStatus why, std::string detail) {
     }
     // SIGKILL at once: a retired seat must not answer anything again, and has nothing to save.
     signal_group(s, SIGKILL);
-    close_input(seat.channel);
-    http_end(s);
-    seat.channel.outbox.clear();
-    seat.channel.outbox_sent = 0;
+    seat.channel->stop();
     thaw(s);  // a frozen process dies of the SIGKILL only once thawed
     reap_group(s);
 }
@@ -365,16 +353,9 @@ void ProcessTableImpl::ask_to_quit(int s) {
     Seat& seat = at(s);
     if (seat.process.pid <= 0) return;
     thaw(s);
-    SeatChannel& channel = seat.channel;
-    if (seat.status == SeatStatus::ok && !seat.process.main_exited && !options_.quit_text.empty() && channel.in &&
-        channel.in->is_open()) {
-        transcript(seat, '>', options_.quit_text);
-        channel.outbox.append(options_.quit_text);
-        (void)flush_outbox(s);
-    }
-    close_input(channel);
-    channel.outbox.clear();
-    watch_stdout(s);  // discard mode: a bot blocked on a full stdout pipe can still exit
+    // Quit text, then end of input; what the bot still writes is read and dropped.
+    const bool asked = seat.status == SeatStatus::ok && !seat.process.main_exited;
+    seat.channel->quit(asked ? std::string_view(options_.quit_text) : std::string_view());
 }
 
 bool ProcessTableImpl::all_groups_gone() {
@@ -403,7 +384,7 @@ void ProcessTableImpl::release_seat(int s) {
     }
     drain_log(s, seat.log.err, 1 << 20);
     if (seat.log.out.pipe) seat.log.out.pipe->close();
-    http_end(s);
+    seat.channel->release();
     write_log_trailer(seat);
     // A process of the seat killed for memory, the main one still playing (a child it forked):
     // the seat broke its limit all the same.
@@ -423,7 +404,6 @@ void ProcessTableImpl::release_seat(int s) {
         process.netns.give_back();
     }
     reap_adopted_zombies();
-    if (seat.channel.out) seat.channel.out->close();
     if (seat.log.err.pipe) seat.log.err.pipe->close();
     if (process.exit_watch) process.exit_watch->close();
     transcript(seat, '#', exit_text(process, "ended"));

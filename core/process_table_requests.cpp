@@ -1,15 +1,17 @@
-// The request lifecycle of the ProcessTable: write, read, frame, deadline, finish; ask/ask_all
-// and the event-loop pump that waits for them.
+// The request lifecycle of the ProcessTable: begin, frame, deadline, finish; ask/ask_all and the
+// event-loop pump that waits for them. The seat's channel (core/channel.hpp) writes the request
+// and reads the reply, and reports back here (ChannelHost).
 //
 // How a request goes (DESIGN.md "arbiter core"; planowanie.md 6.2, 6.3):
-//   thaw (if frozen) -> write the text (non-blocking; the rest when the pipe has room) ->
-//   the clock starts when the write completes -> stdout bytes are cut into lines by
-//   LineSplitter and fed to the framer -> the reply completes, or the seat's deadline passes
-//   (readable bytes are drained once more first, so a reply that arrived in time is never a
-//   false timeout), or the bot exits/closes stdout, or a line exceeds the cap.
+//   thaw (if frozen) -> the channel writes the text (non-blocking; the rest when the bot has
+//   room) -> the clock starts when the write completes (written) -> the channel cuts the reply
+//   into lines, each fed to the framer (frame_line) -> the reply completes, or the seat's
+//   deadline passes (the channel reads once more first, so a reply that arrived in time is never
+//   a false timeout), or the bot exits or closes its output, or a line exceeds the cap (finish).
 // A failed reply retires the seat: its whole process group gets SIGKILL at once, so a late
-// answer can never be read as the reply to a later request. HTTP seats are the exception: the
-// failed request's connection is closed instead, and the seat stays while its process runs.
+// answer can never be read as the reply to a later request. A channel whose requests are
+// exchanges of their own (HTTP) is the exception: the failed request's exchange is closed
+// instead, and the seat stays while its process runs.
 #include <poll.h>
 #include <unistd.h>
 
@@ -21,7 +23,6 @@
 
 #include <fmt/format.h>
 
-#include "core/nonblocking_read.hpp"
 #include "core/process_table_internal.hpp"
 #include "core/utf8_text.hpp"
 
@@ -46,9 +47,9 @@ bool ProcessTableImpl::send(int s, std::string_view text) {
     Seat& seat = at(s);
     SeatRequests& requests = seat.requests;
     if (seat.status != SeatStatus::ok || closed_) return false;
-    if (seat.channel.kind == ChannelKind::http_server) {
-        // A notification is still a GET whose answer must arrive; it is bounded like a request
-        // but not charged to the bot's clock.
+    if (seat.channel->exchange_per_request()) {
+        // A notification is still an exchange whose answer must arrive (an HTTP GET); it is
+        // bounded like a request but not charged to the bot's clock.
         Reply ignored;
         begin_request(s, text, [](std::string_view) { return Frame::skip; }, &ignored);
         requests.active->charged = false;
@@ -57,15 +58,8 @@ bool ProcessTableImpl::send(int s, std::string_view text) {
         return seat.status == SeatStatus::ok;
     }
     transcript(seat, '>', text);
-    seat.channel.outbox.append(text);
-    if (seat.channel.outbox.size() - seat.channel.outbox_sent > kMaxOutbox) {
-        stop_seat(s, SeatStatus::killed, "does not read its input");
-        return false;
-    }
-    if (!flush_outbox(s)) {
-        stop_seat(s, SeatStatus::crashed, exit_or(s, "input closed"));
-        return false;
-    }
+    seat.channel->notify(text);  // retires a seat that does not read, or whose input broke
+    if (seat.status != SeatStatus::ok) return false;
     ctx_.poll();  // keep stderr drained
     ctx_.restart();
     return seat.status == SeatStatus::ok;
@@ -119,7 +113,7 @@ void ProcessTableImpl::run_batch(std::span<const Request> requests, std::span<Re
             continue;
         }
         asked.push_back(s);
-        if (requests[i].fresh_reply) drop_earlier_lines(s, *replies[i]);
+        if (requests[i].fresh_reply) seat.channel->drop_earlier_lines(*replies[i]);
         begin_request(s, requests[i].text, requests[i].framer, replies[i]);
     }
     pump_until([&] { return std::none_of(asked.begin(), asked.end(), [&](int s) { return at(s).requests.pending(); }); },
@@ -137,14 +131,6 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
     active.started = SteadyClock::now();
     thaw(s);
     transcript(seat, '>', text);
-    const bool http = seat.channel.kind == ChannelKind::http_server;
-    if (http) {
-        std::string_view target = text;
-        while (!target.empty() && (target.back() == '\n' || target.back() == '\r')) target.remove_suffix(1);
-        active.http_target = (target.empty() || target.front() != '/') ? "/" + std::string(target) : std::string(target);
-    } else {
-        seat.channel.outbox.append(text);
-    }
     // Until the write completes the deadline counts from now: a bot that does not read its
     // input is as late as one that does not answer.
     if (active.wait) arm_timer(s, active.started + *active.wait);
@@ -152,58 +138,13 @@ void ProcessTableImpl::begin_request(int s, std::string_view text, ReplyFramer f
         finish(s, ReplyStatus::closed, "exited before the request");
         return;
     }
-    if (http) {
-        http_start(s);
-        return;
-    }
-    if (!flush_outbox(s)) {
-        finish(s, ReplyStatus::closed, exit_or(s, "input closed"));
-        return;
-    }
-    watch_stdout(s);
-    // Lines already buffered from earlier output may complete the reply at once.
-    if (seat.requests.pending() && seat.requests.active->write_done) feed_lines(s);
+    if (!seat.channel->request(text)) finish(s, ReplyStatus::closed, exit_or(s, "input closed"));
 }
 
-bool ProcessTableImpl::flush_outbox(int s) {
-    Seat& seat = at(s);
-    SeatChannel& channel = seat.channel;
-    if ((channel.acceptor || channel.awaiting_join) && !channel.in) return true;  // tcp: sent once the bot has connected
-    if (!channel.in || !channel.in->is_open()) return false;
-    const int fd = channel.in->native_handle();
-    while (channel.outbox_sent < channel.outbox.size()) {
-        const ssize_t n = ::write(fd, channel.outbox.data() + channel.outbox_sent, channel.outbox.size() - channel.outbox_sent);
-        if (n > 0) {
-            channel.outbox_sent += static_cast<std::size_t>(n);
-            continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (!channel.write_waiting) {
-                channel.write_waiting = true;
-                channel.in->async_wait(asio::posix::stream_descriptor::wait_write,
-                                       [this, s](const boost::system::error_code& ec) {
-                                           Seat& seat = at(s);
-                                           seat.channel.write_waiting = false;
-                                           if (ec || seat.status != SeatStatus::ok) return;
-                                           if (flush_outbox(s)) return;
-                                           if (seat.requests.pending()) {
-                                               finish(s, ReplyStatus::closed, exit_or(s, "input closed"));
-                                           } else {
-                                               stop_seat(s, SeatStatus::crashed, exit_or(s, "input closed"));
-                                           }
-                                       });
-            }
-            return true;
-        }
-        return false;  // EPIPE: the bot closed its input or exited
-    }
-    channel.outbox.clear();
-    channel.outbox_sent = 0;
-    if (seat.requests.active && !seat.requests.active->write_done) {
-        on_written(s);
-        feed_lines(s);
-    }
+bool ProcessTableImpl::written(int s) {
+    const auto& active = at(s).requests.active;
+    if (!active || active->write_done) return false;
+    on_written(s);
     return true;
 }
 
@@ -214,87 +155,6 @@ void ProcessTableImpl::on_written(int s) {
     active.written = SteadyClock::now();
     if (active.wait && *active.wait <= kCompensatedLimit) start_starvation_watch(seat, active);
     if (active.wait) arm_timer(s, active.written + *active.wait);
-}
-
-void ProcessTableImpl::watch_stdout(int s) {
-    SeatChannel& channel = at(s).channel;
-    if (channel.out_waiting || channel.out_eof || !channel.out || !channel.out->is_open()) return;
-    channel.out_waiting = true;
-    // async_read_some rather than a readiness wait: Asio then re-arms nothing per request (no
-    // epoll_ctl), so a round trip costs write + epoll_wait + read, as close to a raw pipe as an
-    // event loop gets (docs/benchmarks/core.md). This is the hot path, so it is not the
-    // read_available() loop that the slower paths share.
-    channel.out->async_read_some(asio::buffer(channel.out_buffer), [this, s](const boost::system::error_code& ec,
-                                                                               std::size_t n) {
-        Seat& seat = at(s);
-        SeatChannel& channel = seat.channel;
-        channel.out_waiting = false;
-        if (ec == asio::error::operation_aborted) return;
-        if (ec) channel.out_eof = true;  // end of file, or an error that is as good as one
-        const bool discard = closed_ || seat.status != SeatStatus::ok;
-        if (discard) {
-            watch_stdout(s);
-            return;
-        }
-        channel.lines.append(std::string_view(channel.out_buffer.data(), n));
-        if (seat.requests.pending() && seat.requests.active->write_done) feed_lines(s);
-        if (seat.requests.pending()) {
-            if (channel.out_eof) {
-                finish(s, ReplyStatus::closed, exit_or(s, "closed its output"));
-            } else {
-                watch_stdout(s);
-            }
-        }
-    });
-}
-
-void ProcessTableImpl::read_stdout(int s) {
-    SeatChannel& channel = at(s).channel;
-    if (channel.out_eof || !channel.out || !channel.out->is_open()) return;
-    // Stop at the cap: the splitter reports overflow; reading more would only grow memory.
-    const std::size_t cap = options_.limits.max_line_bytes;
-    if (channel.lines.buffered() > cap) return;
-    const ReadStatus status =
-        read_available(channel.out->native_handle(), chunk_, kReadsPerWakeup, [&](std::string_view bytes) {
-            channel.lines.append(bytes);
-            return channel.lines.buffered() <= cap;
-        });
-    if (status == ReadStatus::eof) channel.out_eof = true;
-}
-
-void ProcessTableImpl::drop_earlier_lines(int s, Reply& reply) {
-    Seat& seat = at(s);
-    SeatChannel& channel = seat.channel;
-    if (channel.kind == ChannelKind::http_server) return;  // every HTTP reply is its own exchange
-    // What has arrived by now, unless a read is already in flight (its bytes come first).
-    if (!channel.out_waiting) read_stdout(s);
-    std::string line;
-    while (channel.lines.next(line) == LineSplitter::Next::line) {
-        if (!is_valid_utf8(line)) line = valid_utf8(line);
-        transcript(seat, '<', line);
-        transcript(seat, '#', "dropped: sent before the request");
-        if (reply.dropped.size() < kMaxDroppedKept) reply.dropped.push_back(std::move(line));
-        ++reply.dropped_count;
-    }
-}
-
-void ProcessTableImpl::feed_lines(int s) {
-    Seat& seat = at(s);
-    if (!seat.requests.pending()) return;
-    const ActiveRequest& active = *seat.requests.active;
-    std::string line;
-    while (!active.done) {
-        switch (seat.channel.lines.next(line)) {
-            case LineSplitter::Next::need_more:
-                if (seat.channel.out_eof) finish(s, ReplyStatus::closed, exit_or(s, "closed its output"));
-                return;
-            case LineSplitter::Next::overflow:
-                finish(s, ReplyStatus::overflow, fmt::format("line longer than {} bytes", options_.limits.max_line_bytes));
-                return;
-            case LineSplitter::Next::line: break;
-        }
-        frame_line(s, line);
-    }
 }
 
 void ProcessTableImpl::frame_line(int s, std::string& line) {
@@ -335,12 +195,12 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
         requests.cpu_in_requests += reply.cpu;
     }
     if (active.charged) requests.clock.charge(reply.wall);
-    if (seat.channel.kind == ChannelKind::http_server) http_after_reply(s, status == ReplyStatus::ok);
+    seat.channel->reply_ended(status == ReplyStatus::ok);
     if (status == ReplyStatus::ok) {
         if (options_.freeze_idle) freeze(s);
         return;
     }
-    const std::string_view pending = seat.channel.lines.pending();
+    const std::string_view pending = seat.channel->unfinished();
     reply.partial = valid_utf8(pending.substr(0, kPartialKept));  // quoted in details and records
     std::string detail = why.empty() ? std::string(to_string(status)) : why;
     if (status == ReplyStatus::timeout) {
@@ -349,8 +209,8 @@ void ProcessTableImpl::finish(int s, ReplyStatus status, std::string why) {
     }
     const bool oom = status == ReplyStatus::closed && seat.process.cgroup.oom_killed();
     const bool exited = seat.process.main_exited || (status == ReplyStatus::closed && exits_within(seat.process, kExitGrace));
-    if (seat.channel.kind == ChannelKind::http_server && !oom && !exited) {
-        // Each HTTP request is its own exchange: the failed one's connection is already closed,
+    if (seat.channel->exchange_per_request() && !oom && !exited) {
+        // Each request is its own exchange (HTTP): the failed one's connection is already closed,
         // so a late answer cannot be read as a later reply, and the bot's server plays on. The
         // referee decides what repeated failures cost (seat.hpp).
         transcript(seat, '#', "request failed: " + detail);
@@ -379,8 +239,7 @@ void ProcessTableImpl::expire_due(SteadyClock::time_point now) {
         Seat& seat = at(s);
         if (!seat.requests.pending() || !seat.requests.active->deadline || *seat.requests.active->deadline > now) continue;
         // Last look before declaring a timeout: a reply that is already in the pipe counts.
-        read_stdout(s);
-        if (seat.requests.pending() && seat.requests.active->write_done) feed_lines(s);
+        seat.channel->read_now();
         if (!seat.requests.pending()) continue;
         if (compensate_starvation(seat)) continue;
         finish(s, ReplyStatus::timeout);

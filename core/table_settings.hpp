@@ -13,7 +13,7 @@
 
 namespace arb {
 
-// How a seat talks to its bot (core/process_table.hpp).
+// How a seat talks to its bot (core/channel.hpp: one Channel class for each).
 enum class ChannelKind {
     stdio,        // requests on the bot's stdin, replies on its stdout
     tcp_client,   // the bot connects to a loopback port the arbiter listens on (smart-dog)

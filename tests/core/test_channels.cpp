@@ -164,3 +164,19 @@ TEST_CASE("tcp channel: without a fixed port each token seat has a port of its o
     CHECK(table->ask(1, "hello\n", one_line_framer()).first_line() == "echo hello");
     table->close();
 }
+
+TEST_CASE("a url= bot talks HTTP only: a seat of another channel refuses it by name, before anything starts") {
+    for (const ChannelKind kind : {ChannelKind::stdio, ChannelKind::tcp_client}) {
+        SeatLaunch launch;
+        launch.info = SeatInfo{0, "remote", "p0"};
+        launch.bot = parse_bot_spec("name=remote url=http://127.0.0.1:1/");
+        launch.time = per_request(1s);
+        launch.channel = kind;
+        TableOptions options;
+        options.limits.sandbox = SandboxMode::none;
+        std::vector<SeatLaunch> seats;
+        seats.push_back(std::move(launch));
+        CHECK_THROWS_WITH_AS(ProcessTable::launch(std::move(seats), options),
+                             "bot 'remote': url= bots serve HTTP, which this game does not use", UserError);
+    }
+}
