@@ -222,7 +222,10 @@ void add_game_commands(CLI::App& app) {
         if (!game.verify) continue;
         auto path = std::make_shared<std::string>();
         auto* sub = verify->add_subcommand(game.name, "Verify a " + game.name + " replay/log");
-        sub->add_option("file", *path, "The recorded game")->required()->check(CLI::ExistingFile);
+        // Koehandel's record is a folder of player logs.
+        sub->add_option("file", *path, replay_is_folder(game.name) ? "The recorded game's folder" : "The recorded game")
+            ->required()
+            ->check(replay_is_folder(game.name) ? CLI::Validator(CLI::ExistingPath) : CLI::Validator(CLI::ExistingFile));
         sub->footer("Example:\n  arbiter verify " + game.name + " " + replay_name(game.name));
         sub->callback([&game, path] {
             const VerifyOutcome outcome = game.verify(*path);

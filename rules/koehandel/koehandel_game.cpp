@@ -1,6 +1,7 @@
 #include "rules/koehandel/koehandel_game.hpp"
 
 #include "rules/koehandel/koehandel_referee.hpp"
+#include "rules/koehandel/koehandel_verify.hpp"
 
 namespace arb::koehandel {
 
@@ -25,6 +26,7 @@ GameDescriptor describe_game() {
     };
     game.plan = plan_match;
     game.referee = referee_match;
+    game.verify = verify_player_logs;
     return game;
 }
 

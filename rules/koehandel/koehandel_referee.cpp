@@ -7,13 +7,12 @@
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
+#include "rules/koehandel/koehandel_verify.hpp"
 
 namespace arb::koehandel {
 namespace {
 
 constexpr std::size_t kDetailNotes = 3;  // default actions quoted in a participant's detail
-
-std::uint64_t market_of(std::uint64_t seed) { return 1 + seed % 1000000000ULL; }
 
 // The engine's players over the table: bots on seats 0..bots-1, house bots on the rest.
 class TablePlayers : public Players {
@@ -158,8 +157,12 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     return seats;
 }
 
+std::uint64_t market_of(std::uint64_t seed) { return 1 + seed % 1000000000ULL; }
+
 RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const int bots = static_cast<int>(request.bots.size());
+    // The logs' match file first: `arbiter verify koehandel` replays them from it.
+    if (!request.replay_path.empty()) write_match_file(request.replay_path, request);
     TablePlayers players(table, bots, market_of(request.seed), max_faults(request), request.replay_path);
     Game game(engine_options(request), players);
     game.play();

@@ -21,6 +21,9 @@
 
 namespace arb::koehandel {
 
+// The market every request of a match names, from its seed.
+std::uint64_t market_of(std::uint64_t seed);
+
 // The request path of a message to seat `seat`.
 std::string request_text(const Message& message, std::uint64_t market, int seat);
 

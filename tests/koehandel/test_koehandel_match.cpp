@@ -16,6 +16,7 @@
 #include "arbiter/match/match_runner.hpp"
 #include "arbiter/view/koehandel_view.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
+#include "rules/koehandel/koehandel_verify.hpp"
 
 namespace arb::koehandel {
 namespace {
@@ -69,6 +70,10 @@ TEST_CASE("koehandel match: the sample bots (Python and C++) beat random bots cl
             if (p.rank == 1 && p.bot[0] == 'v') ++value_wins;
         }
         CHECK(record.pairs.size() == 6);
+        // The player logs replay through the engine to the same game.
+        const VerifyOutcome verified = verify_player_logs(m.request.replay_path);
+        CHECK_MESSAGE(verified.ok, verified.first_difference);
+        CHECK(verified.steps == record.turns);
     }
     MESSAGE("value bots " << value_total << ", random bots " << random_total);
     CHECK(value_total > 5 * random_total);
@@ -144,6 +149,9 @@ TEST_CASE("koehandel match: notifications are timed too: a bot answering only th
     const std::string replay = view::koehandel_replay(record, m.request.replay_path).dump();
     CHECK(replay.find("\"type\":\"fault\"") != std::string::npos);
     CHECK(replay.find("fault 3 of 3: notification") != std::string::npos);
+    // And so does verify: the fault notes are the table's, every request is the engine's.
+    const VerifyOutcome verified = verify_player_logs(m.request.replay_path);
+    CHECK_MESSAGE(verified.ok, verified.first_difference);
 }
 
 }  // namespace arb::koehandel

@@ -186,7 +186,8 @@ def check_log_mismatch(arbiter, folder):
     """A Koehandel player log edited after the match no longer replays: one line naming it."""
     copy = folder + "-edited"
     shutil.copytree(folder, copy)
-    log = next(os.path.join(copy, "player-logs", n) for n in sorted(os.listdir(os.path.join(copy, "player-logs"))))
+    log = next(os.path.join(copy, "player-logs", n) for n in sorted(os.listdir(os.path.join(copy, "player-logs")))
+               if n.startswith("player"))
     with open(log) as f:
         lines = f.read().split("\n")
     lines[0] = lines[0].replace("message=begin", "message=hello")
