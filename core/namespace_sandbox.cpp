@@ -21,6 +21,8 @@
 #include <memory>
 #include <thread>
 
+#include "core/folder_overlay.hpp"
+
 namespace arb {
 
 namespace fs = std::filesystem;
@@ -231,6 +233,10 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     const std::string size = "size=" + std::to_string(std::max<std::int64_t>(options.disk_mib, 1)) + "m";
     view.tmp_options = "mode=1777," + size;
     view.shm_options = "mode=1777," + size;
+    if (options.scratch >= 0 && !paths.writable.empty()) {
+        view.scratch = options.scratch;
+        view.overlay_options = folder_overlay_options(root + paths.writable.string(), view.proc);
+    }
     add_proc_covers(view);
     view.cwd = paths.cwd.string();
     view.program_stack.resize(64 * 1024);
@@ -289,7 +295,16 @@ int build_root(NamespaceView& view) {
         return errno;
     // The private /tmp first: trees shown under /tmp are placed in it, not under it.
     if (STEP("/tmp"), ::mkdir(view.tmp.c_str(), 0755) != 0) return errno;
-    if (::mount("tmpfs", view.tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.tmp_options.c_str()) != 0) return errno;
+    if (view.scratch >= 0) {
+        // The scratch waits on /proc's mount point, which the real /proc covers below: the bot
+        // reaches it only as its /tmp and through its folder's overlay.
+        if (STEP("the scratch"), ::mkdir(view.proc.c_str(), 0755) != 0 || place_tree(view.scratch, view.proc.c_str()) != 0)
+            return errno;
+        const std::string scratch_tmp = view.proc + "/" + kScratchTmp;
+        if (::mount(scratch_tmp.c_str(), view.tmp.c_str(), nullptr, MS_BIND, nullptr) != 0) return errno;
+    } else if (::mount("tmpfs", view.tmp.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.tmp_options.c_str()) != 0) {
+        return errno;
+    }
     for (const auto& dir : view.dirs_to_make)
         if (STEP(dir.c_str()), ::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) return errno;
     for (const auto& file : view.files_to_make) {
@@ -304,6 +319,11 @@ int build_root(NamespaceView& view) {
         if (STEP(m.target.c_str()), place_tree(m.tree_fd, m.target.c_str()) != 0) return errno;
         ::close(m.tree_fd);
         m.tree_fd = -1;
+        // The writable folder: an overlay on itself, its changes kept on the scratch. Where the
+        // kernel has no overlay for it, the plain writable folder stays (bounded per file).
+        if (m.writable && view.scratch >= 0 &&
+            ::mount("overlay", m.target.c_str(), "overlay", MS_NOSUID | MS_NODEV, view.overlay_options.c_str()) != 0)
+            view.overlay_error = errno;
     }
     if (STEP("/dev/shm"), ::mount("tmpfs", view.dev_shm.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.shm_options.c_str()) != 0)
         return errno;

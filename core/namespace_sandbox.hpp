@@ -47,12 +47,19 @@ struct NamespaceView {
     std::vector<char> program_stack;        // the program's child runs on it until it execs
     int status_report = -1;                 // the init writes the program's wait status here
     int empty_namespace = -1;               // empty_mount_namespace()
+    // The seat's scratch (folder_overlay.hpp), placed where /proc then covers it: /tmp is its
+    // folder, and the writable folder an overlay with its upper layer there. -1: /tmp is a
+    // tmpfs of its own and the folder a plain writable bind.
+    int scratch = -1;
+    std::string overlay_options;            // the folder's overlay (folder_overlay_options)
+    int overlay_error = 0;                  // set by the child when the overlay could not be made
     const char* failed_step = nullptr;      // set by the child: what it was doing when it failed
 };
 
 struct ViewOptions {
     std::int64_t disk_mib = 256;  // size of the private /tmp and of /dev/shm
     int idmap_userns = -1;        // for the writable folder (idmap_user_namespace); -1: plain bind
+    int scratch = -1;             // make_folder_scratch: the folder and /tmp bounded together
 };
 
 NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options);

@@ -30,6 +30,7 @@
 #include "core/bot_limits.hpp"
 #include "core/bot_spawn.hpp"
 #include "core/channel.hpp"
+#include "core/folder_overlay.hpp"
 #include "core/process_table.hpp"
 #include "core/sandbox.hpp"
 #include "core/seat_clock.hpp"
@@ -118,6 +119,7 @@ struct SeatProcess {
     BotCgroup cgroup;
     SeatUser user;  // held until every process of the seat is gone (--seat-users)
     LentNetworkNamespace netns;  // a confined pipe seat's empty network, until its processes are gone
+    FolderScratch folder_scratch;  // the namespaces sandbox: its folder's changes, until they are written back
     // Read from the cgroup just before it is removed.
     std::optional<std::int64_t> peak_memory_kib_cache;
     std::optional<Nanos> cpu_total_cache;
@@ -215,6 +217,9 @@ private:
     void start_seat(int s);
     void start_remote_seat(int s);  // a url= bot: its address, and no process to start
     void confine(int s, SpawnRequest& request);
+    void confine_network(int s, SpawnRequest& request);
+    void write_back_folder(int s);
+    static void warn_unbounded_folder(const std::string& why);
     void attach_pipes(int s, SpawnedBot& bot);
     void find_program(int s);
     void watch_exit(int s);

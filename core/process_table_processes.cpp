@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -92,6 +93,7 @@ void ProcessTableImpl::start_seat(int s) {
     }
 
     SpawnedBot bot = spawn_bot(request);
+    if (bot.folder_overlay_error != 0) warn_unbounded_folder(std::string("no overlay: ") + std::strerror(bot.folder_overlay_error));
     SeatProcess& process = seat.process;
     process.pid = bot.pid;
     process.sandboxed = sandbox_plan_.confined();
@@ -129,12 +131,32 @@ void ProcessTableImpl::confine(int s, SpawnRequest& request) {
     request.view_options.disk_mib = options_.limits.disk_mib;
     request.syscall_filter = syscall_filter(options_.limits.allow_syscalls).program();
     struct stat folder {};
-    if (request.user && !request.confined->writable.empty() && ::stat(request.confined->writable.c_str(), &folder) == 0) {
+    const std::filesystem::path& writable = request.confined->writable;
+    if (writable.empty() || ::stat(writable.c_str(), &folder) != 0) return confine_network(s, request);
+    if (request.user) {
         request.view_options.idmap_userns = idmap_user_namespace(*request.user, folder.st_uid, folder.st_gid);
         if (request.view_options.idmap_userns < 0)
             spdlog::warn("bot '{}': its folder {} cannot be shown as its own ({}); it writes there only where others may",
-                         seat.launch.bot.name, request.confined->writable.string(), std::strerror(errno));
+                         seat.launch.bot.name, writable.string(), std::strerror(errno));
     }
+    // Its folder and /tmp bounded together (folder_overlay.hpp); the scratch's upper folder looks
+    // like the folder as the bot sees it.
+    if (options_.limits.disk_mib > 0) {
+        const bool as_seat_user = request.view_options.idmap_userns >= 0;
+        FolderScratch& scratch = seat.process.folder_scratch;
+        scratch.scratch = make_folder_scratch(options_.limits.disk_mib, as_seat_user ? *request.user : folder.st_uid,
+                                              as_seat_user ? *request.user : folder.st_gid, folder.st_mode);
+        scratch.folder = writable;
+        scratch.owner_uid = folder.st_uid;
+        scratch.owner_gid = folder.st_gid;
+        if (scratch.valid()) request.view_options.scratch = scratch.scratch.get();
+        else warn_unbounded_folder(std::string("no scratch file system: ") + std::strerror(errno));
+    }
+    confine_network(s, request);
+}
+
+void ProcessTableImpl::confine_network(int s, SpawnRequest& request) {
+    Seat& seat = at(s);
     if (request.netns < 0) {
         seat.process.netns = LentNetworkNamespace::borrow();
         if (!seat.process.netns.valid())
@@ -247,8 +269,30 @@ void ProcessTableImpl::reap_group(int s) {
         return r == pid || (r < 0 && ::kill(pid, 0) != 0 && errno == ESRCH);
     });
     // No member left (also no zombie of ours), no stray and nobody in the cgroup: all gone.
-    if (::kill(-process.pid, 0) != 0 && errno == ESRCH && process.strays.empty() && process.cgroup.members().empty())
+    if (::kill(-process.pid, 0) != 0 && errno == ESRCH && process.strays.empty() && process.cgroup.members().empty()) {
         process.group_gone = true;
+        write_back_folder(s);
+    }
+}
+
+// Nothing of the seat writes any more: its folder's changes leave the scratch for the folder.
+void ProcessTableImpl::write_back_folder(int s) {
+    Seat& seat = at(s);
+    if (!seat.process.folder_scratch.valid()) return;
+    const FolderWriteBack done = seat.process.folder_scratch.write_back();
+    spdlog::debug("seat {}: {} entries of its folder written back, {} removed", seat.launch.info.label, done.written,
+                  done.removed);
+    if (done.skipped > 0 || (done.written == 0 && !done.error.empty()))
+        spdlog::warn("bot '{}': {} of its folder's changes not written back to {}: {}", seat.launch.bot.name,
+                     std::max(done.skipped, 1), seat.process.folder_scratch.folder.string(), done.error);
+}
+
+// Once per arbiter: the folder is then bounded per file only (RLIMIT_FSIZE), /tmp by its size.
+void ProcessTableImpl::warn_unbounded_folder(const std::string& why) {
+    static std::once_flag warned;
+    std::call_once(warned, [&] {
+        spdlog::warn("bots' folders are not bounded together with /tmp ({}): each file is bounded by --disk-mib", why);
+    });
 }
 
 void ProcessTableImpl::signal_group(int s, int sig) {

@@ -15,6 +15,8 @@
 //   count PATH          the number in PATH: "count N"
 //   oom-child MIB       a child allocates MIB MiB and waits; "child killed by signal N" or "child exited N"
 //   setuid PATH         creates PATH and gives it the set-user-ID bit: "set-id bit set" or "cannot set: <why>"
+//   remove PATH         removes PATH (a folder with all it holds): "removed N" or "cannot remove: <why>"
+//   mkdir PATH          makes the folder PATH: "made" or "cannot make: <why>"
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -168,6 +170,12 @@ std::string attack(const std::string& line) {
     if (verb == "forker") return start_forker(path);
     if (verb == "count") return count(path);
     if (verb == "oom-child") return oom_child(std::atoi(path.c_str()));
+    if (verb == "remove") {
+        std::error_code ec;
+        const auto removed = fs::remove_all(path, ec);
+        return ec ? "cannot remove: " + ec.message() : "removed " + std::to_string(removed);
+    }
+    if (verb == "mkdir") return ::mkdir(path.c_str(), 0755) == 0 ? "made" : "cannot make: " + why();
     if (verb == "setuid") {
         std::ofstream(path) << "#!/bin/sh\n";
         return ::chmod(path.c_str(), 04755) == 0 ? "set-id bit set" : "cannot set: " + why();

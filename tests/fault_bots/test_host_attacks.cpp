@@ -191,6 +191,75 @@ TEST_CASE("a bot's writes are bounded: no file past --disk-mib, and its /tmp and
     }
 }
 
+TEST_CASE("a bot cannot fill the disk through its folder: many files below the size limit, its folder and /tmp share one bound") {
+    for (const SandboxMode mode : modes_and_none()) {
+        INFO("sandbox " << to_string(mode));
+        const auto own = scratch_dir("attack-disk-files");
+        ::chmod(own.c_str(), 0777);
+        TableOptions bounded;
+        bounded.limits.disk_mib = 8;
+        int filled = 0;
+        {
+            Attacker attacker(mode, bounded, own);
+            for (const std::string& part : {(own / "part0").string(), (own / "part1").string(), std::string("/tmp/part2")}) {
+                const std::string answer = attacker("fill " + part + " 4");
+                filled += std::stoi(answer.substr(7));
+            }
+        }
+        if (mode == SandboxMode::none) {
+            CHECK(filled == 12);  // without the defence every file goes in
+        } else if (mode == SandboxMode::namespaces) {
+            CHECK(filled <= 8);
+        } else {
+            MESSAGE("bwrap bounds each file and its /tmp, not its folder and /tmp together: " << filled << " MiB went in");
+        }
+        std::filesystem::remove_all(own);
+    }
+}
+
+TEST_CASE("a confined bot's changes reach its folder when its seat ends, as its owner's files, whatever links it left") {
+    for (const SandboxMode mode : modes_and_none()) {
+        INFO("sandbox " << to_string(mode));
+        const auto own = scratch_dir("attack-write-back");
+        const auto outside = scratch_dir("attack-write-back-outside");
+        ::chmod(own.c_str(), 0777);
+        std::ofstream(own / "keep") << "kept\n";
+        std::ofstream(own / "gone") << "to be removed\n";
+        std::filesystem::create_directories(own / "folder" / "inner");
+        ::chmod((own / "folder").c_str(), 0777);  // a seat user of bwrap writes the folder itself
+        // A link left by an earlier match, pointing out of the folder.
+        std::filesystem::create_directory_symlink(outside, own / "escape");
+        {
+            Attacker attacker(mode, {}, own);
+            CHECK(attacker("write " + (own / "new").string()) == "wrote");
+            CHECK(attacker("remove " + (own / "gone").string()) == "removed 1");
+            CHECK(attacker("remove " + (own / "escape").string()) == "removed 1");
+            CHECK(attacker("mkdir " + (own / "escape").string()) == "made");
+            CHECK(attacker("write " + (own / "escape" / "planted").string()) == "wrote");
+            CHECK(attacker("remove " + (own / "folder").string()) == "removed 2");
+            CHECK(attacker("write " + (own / "folder").string()) == "wrote");
+            // The namespaces sandbox keeps the changes on the seat's scratch while it plays.
+            if (mode == SandboxMode::namespaces) CHECK_FALSE(std::filesystem::exists(own / "new"));
+        }
+        CHECK(read_file(own / "new") == "written by a bot\n");
+        CHECK(read_file(own / "keep") == "kept\n");
+        CHECK_FALSE(std::filesystem::exists(own / "gone"));
+        CHECK(std::filesystem::is_regular_file(own / "folder"));
+        CHECK(std::filesystem::is_directory(std::filesystem::symlink_status(own / "escape")));
+        CHECK(std::filesystem::exists(own / "escape" / "planted"));
+        CHECK_FALSE(std::filesystem::exists(outside / "planted"));
+        struct stat made {};
+        struct stat folder {};
+        REQUIRE(::stat((own / "new").c_str(), &made) == 0);
+        REQUIRE(::stat(own.c_str(), &folder) == 0);
+        // Under bwrap and none a seat user writes the folder itself; the namespaces sandbox shows
+        // the folder as the bot's own and stores what it makes as the owner's.
+        if (mode == SandboxMode::namespaces) CHECK(made.st_uid == folder.st_uid);
+        std::filesystem::remove_all(own);
+        std::filesystem::remove_all(outside);
+    }
+}
+
 namespace {
 
 // "name=value name=value ..." of the kernel attack bot.
@@ -282,6 +351,8 @@ TEST_CASE("--freeze stops every process of a seat between its turns, also a chai
         auto advances = [&](bool freeze) {
             TableOptions options;
             options.freeze_idle = freeze;
+            // Writes reach the folder at once (not at the seat's end): the test reads the count live.
+            options.limits.disk_mib = 0;
             Attacker attacker(mode, options, own);
             if (attacker.table->limit_mechanism().rfind("cgroup", 0) != 0) return std::optional<bool>();
             CHECK(attacker("forker " + counter.string()) == "forking");

@@ -1,0 +1,66 @@
+#pragma once
+// One bound on everything a confined bot writes: its own folder and its /tmp share a scratch
+// tmpfs of --disk-mib. The folder is shown as an overlay whose lower layer is the folder itself
+// (read through, never written) and whose upper layer lives on the scratch; /tmp is a folder of
+// the same scratch. The arbiter holds the scratch (a detached mount) and, once every process of
+// the seat is gone, writes the overlay's changes into the real folder (its owner's files),
+// never following a symbolic link the bot may have left there. A bot therefore cannot fill
+// the host's disk, whichever number of files it writes, and what it writes reaches its folder
+// when its seat ends (docs/core.md "Confinement").
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "core/unique_fd.hpp"
+
+namespace arb {
+
+// The scratch's folders, relative to its root.
+inline constexpr const char* kScratchUpper = "upper";
+inline constexpr const char* kScratchWork = "work";
+inline constexpr const char* kScratchTmp = "tmp";
+
+// A detached tmpfs of `disk_mib` MiB (and a proportionate number of inodes) holding an empty
+// upper folder owned by `upper_uid`:`upper_gid` with `folder_mode` (the merged folder shows the
+// upper folder's owner and mode), the overlay's work folder and a sticky world-writable tmp.
+// Invalid (errno set) when the kernel cannot make one.
+UniqueFd make_folder_scratch(std::int64_t disk_mib, uid_t upper_uid, gid_t upper_gid, mode_t folder_mode);
+
+// The overlay's mount options for a folder at `folder` over a scratch placed at `scratch`.
+std::string folder_overlay_options(const std::string& folder, const std::string& scratch);
+
+struct FolderWriteBack {
+    int written = 0;   // files, links and folders made or replaced
+    int removed = 0;   // entries the bot deleted
+    int skipped = 0;   // entries that could not be written back (see error)
+    std::string error;  // the first reason an entry was skipped; "" when none
+};
+
+// Applies the overlay's upper layer of `scratch` to `folder`: new and changed files (set-id bits
+// dropped), folders, symbolic links, and deletions (whiteouts, opaque folders); what it makes
+// belongs to `owner_uid`:`owner_gid`. Every entry is opened by one name relative to its parent
+// without following symbolic links, and files are written beside their name and renamed over
+// it, so nothing outside `folder` is touched (the bot's permissions were checked by the overlay
+// when it wrote). Never throws.
+FolderWriteBack write_back_folder(int scratch, const std::filesystem::path& folder, uid_t owner_uid, gid_t owner_gid);
+
+// A confined seat's scratch and the folder its changes go to, held from the start until every
+// process of the seat is gone.
+struct FolderScratch {
+    UniqueFd scratch;
+    std::filesystem::path folder;
+    uid_t owner_uid = 0;
+    gid_t owner_gid = 0;
+
+    bool valid() const { return scratch.valid(); }
+    // Writes the changes back once and lets the scratch go.
+    FolderWriteBack write_back() {
+        FolderWriteBack done = write_back_folder(scratch.get(), folder, owner_uid, owner_gid);
+        scratch.reset();
+        return done;
+    }
+};
+
+}  // namespace arb
