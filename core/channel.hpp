@@ -70,6 +70,47 @@ protected:
 
 class SharedPort;
 
+// Memory for the one read a channel keeps in flight. Asio allocates each operation through its
+// handler's allocator; its default recycles memory only inside a running loop, and a request's
+// read starts from ask(), outside it: without this, a malloc and a free per round trip. Owned by
+// the table and declared before its io_context, so that an operation still queued when a channel
+// goes is freed into memory that is still there.
+class ReadOpMemory {
+public:
+    void* allocate(std::size_t size) {
+        if (!used_ && size <= sizeof bytes_) {
+            used_ = true;
+            return bytes_;
+        }
+        return ::operator new(size);
+    }
+    void deallocate(void* p) {
+        if (p == bytes_) {
+            used_ = false;
+            return;
+        }
+        ::operator delete(p);
+    }
+
+private:
+    alignas(std::max_align_t) unsigned char bytes_[256];
+    bool used_ = false;
+};
+
+// The allocator that hands out a ReadOpMemory (asio::bind_allocator).
+template <class T>
+struct ReadOpAllocator {
+    using value_type = T;
+    explicit ReadOpAllocator(ReadOpMemory& memory) : memory(&memory) {}
+    template <class U>
+    ReadOpAllocator(const ReadOpAllocator<U>& other) : memory(other.memory) {}  // NOLINT: rebinding
+    T* allocate(std::size_t n) { return static_cast<T*>(memory->allocate(sizeof(T) * n)); }
+    void deallocate(T* p, std::size_t) { memory->deallocate(p); }
+    template <class U>
+    bool operator==(const ReadOpAllocator<U>& other) const { return memory == other.memory; }
+    ReadOpMemory* memory;
+};
+
 // What a channel is made with: its seat and the table's shared parts. Everything here outlives it.
 struct ChannelSeat {
     ChannelHost& host;
@@ -79,13 +120,15 @@ struct ChannelSeat {
     std::size_t max_line_bytes = 0;
     std::span<char> scratch;   // the table's read buffer, for reads that complete at once
     SharedPort& shared_port;   // TCP seats seated by `join TOKEN`
+    ReadOpMemory& read_memory;  // for the read a line channel keeps in flight
 };
 
 class Channel {
 public:
     explicit Channel(const ChannelSeat& seat)
         : host_(seat.host), seat_(seat.seat), ctx_(seat.ctx), launch_(seat.launch),
-          max_line_bytes_(seat.max_line_bytes), scratch_(seat.scratch), lines_(seat.max_line_bytes) {}
+          max_line_bytes_(seat.max_line_bytes), scratch_(seat.scratch), read_memory_(seat.read_memory),
+          lines_(seat.max_line_bytes) {}
     virtual ~Channel() = default;
     Channel(const Channel&) = delete;
     Channel& operator=(const Channel&) = delete;
@@ -141,6 +184,7 @@ protected:
     const SeatLaunch& launch_;
     const std::size_t max_line_bytes_;
     std::span<char> scratch_;
+    ReadOpMemory& read_memory_;
     LineSplitter lines_;  // received text cut into lines
 };
 

@@ -13,6 +13,8 @@
 
 #include <cerrno>
 
+#include <boost/asio/bind_allocator.hpp>
+
 #include <fmt/format.h>
 
 #include "core/nonblocking_read.hpp"
@@ -84,8 +86,8 @@ void LineChannel::watch() {
     // async_read_some rather than a readiness wait: Asio then re-arms nothing per request (no
     // epoll_ctl), so a round trip costs write + epoll_wait + read, as close to a raw pipe as an
     // event loop gets (docs/benchmarks/core.md). This is the hot path, so it is not the
-    // read_available() loop that the slower paths share.
-    out_->async_read_some(asio::buffer(out_buffer_), [this](const boost::system::error_code& ec, std::size_t n) {
+    // read_available() loop that the slower paths share; its operation lives in read_memory_.
+    auto on_read = [this](const boost::system::error_code& ec, std::size_t n) {
         out_waiting_ = false;
         if (ec == asio::error::operation_aborted) return;
         if (ec) out_eof_ = true;  // end of file, or an error that is as good as one
@@ -103,7 +105,8 @@ void LineChannel::watch() {
                 watch();
             }
         }
-    });
+    };
+    out_->async_read_some(asio::buffer(out_buffer_), asio::bind_allocator(ReadOpAllocator<char>(read_memory_), on_read));
 }
 
 void LineChannel::read() {

@@ -18,7 +18,8 @@ ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOption
       sandbox_plan_(plan_sandbox(options_.limits.sandbox)), shared_port_(ctx_, *this, launches) {
     for (auto& launch : launches) {
         auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch)));
-        const ChannelSeat channel{*this, size() - 1, ctx_, seat.launch, options_.limits.max_line_bytes, chunk_, shared_port_};
+        const ChannelSeat channel{*this, size() - 1, ctx_, seat.launch, options_.limits.max_line_bytes, chunk_, shared_port_,
+                                   read_memory_.emplace_back()};
         seat.channel = make_channel(seat.launch.channel, channel);
     }
     if (!options_.transcript_path.empty()) {

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -241,7 +242,8 @@ private:
     void write_log_trailer(Seat& seat);
     void transcript(const Seat& seat, char direction, std::string_view text);
 
-    asio::io_context ctx_{1};  // one thread; declared first: outlives every descriptor
+    std::deque<ReadOpMemory> read_memory_;  // one per seat; outlives ctx_ and its queued operations
+    asio::io_context ctx_{1};  // one thread; declared before the seats: outlives every descriptor
     TableOptions options_;
     LimitsPlan limits_plan_;
     SandboxPlan sandbox_plan_;

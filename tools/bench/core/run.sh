@@ -12,6 +12,7 @@ for ((i = 1; i <= runs; i++)); do
   echo "--- run $i, load $(cut -d' ' -f1-3 /proc/loadavg)"
   # Raw pipe ping-pong and the arbiter's ask in the same run, same echo program.
   "$bench/bench_raw_pingpong" "$bench/bench_raw_echo" 20000
+  "$bench/bench_raw_pingpong" "$bench/bench_raw_echo" 20000 epoll  # what an event loop costs itself
   "$bench/bench_core" overhead "$bench/bench_raw_echo" 20000
   "$bench/bench_core" spawn "$bench/bench_raw_echo" 50
 done
