@@ -26,7 +26,7 @@ public:
     AntsMatch(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings)
         : engine_(engine), table_(table), settings_(settings), n_(engine.players()) {
         outcome_.status.assign(n_, "survived");
-        outcome_.killed.assign(n_, "");
+        outcome_.faults.assign(n_, SeatFault{});
         outcome_.playerturns.assign(n_, 0);
     }
 
@@ -124,9 +124,9 @@ private:
                 moves[p] = reply.lines;
                 continue;
             }
+            // The replay keeps the original's word; the record has the shared status (a kill, and why).
             outcome_.status[p] = reply.status == ReplyStatus::timeout ? "timeout" : "crashed";
-            // The replay keeps the original's word; the record says the table killed it, and why.
-            if (table_.status(p) == SeatStatus::killed) outcome_.killed[p] = table_.retire_detail(p);
+            outcome_.faults[p] = seat_fault(table_, p, reply.status);
             outcome_.playerturns[p] = turn;
             engine_.kill_player(p);
             table_.note(fmt::format("turn {} bot {} {}", turn, p, outcome_.status[p]));
@@ -199,13 +199,14 @@ RefereeResult referee_result(const AntsEngine& engine, const AntsMatchOutcome& o
         r.score = engine.scores()[p];
         r.rank = ranks[p] + 1;
         const std::string& s = outcome.status[p];
-        if (s == "crashed" || s == "crashed 0") r.status = SeatStatus::crashed;
-        else if (s == "timeout") r.status = SeatStatus::timeout;
+        if (s == "crashed 0") r.status = SeatStatus::crashed;  // not running at the start
         else if (s == "invalid") r.status = SeatStatus::illegal;
         r.detail = s == "survived" ? "survived" : fmt::format("{} at turn {}", s, outcome.playerturns[p]);
-        if (p < static_cast<int>(outcome.killed.size()) && !outcome.killed[p].empty()) {
-            r.status = SeatStatus::killed;
-            r.detail = fmt::format("killed at turn {}: {}", outcome.playerturns[p], outcome.killed[p]);
+        if (p < static_cast<int>(outcome.faults.size()) && outcome.faults[p].failed()) {
+            const SeatFault& fault = outcome.faults[p];
+            r.status = fault.status;
+            if (fault.status == SeatStatus::killed)
+                r.detail = fmt::format("killed at turn {}: {}", outcome.playerturns[p], fault.reason);
         }
         out.participants.push_back(std::move(r));
     }

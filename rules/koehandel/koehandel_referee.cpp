@@ -8,6 +8,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/koehandel/koehandel_verify.hpp"
+#include "rules/seat_faults.hpp"
 
 namespace arb::koehandel {
 namespace {
@@ -69,6 +70,8 @@ public:
     int failures(int seat) const { return failures_[seat]; }
     int notification_failures(int seat) const { return notification_failures_[seat]; }
     const std::vector<std::string>& notes(int seat) const { return notes_[seat]; }
+    // How the seat's failed replies ended it (status ok while it plays).
+    const SeatFault& out(int seat) const { return out_[seat]; }
 
 private:
     // A failed reply (to a decision: it also costs the default action; or to a notification) is
@@ -80,13 +83,17 @@ private:
                                               max_faults_ == 0 ? "" : fmt::format(" of {}", max_faults_), what, to_string(status));
         log(seat, "# " + fault);
         table_.note(fmt::format("seat {} {}", seat + 1, fault));
-        if (max_faults_ == 0 || failures_[seat] < max_faults_ || !table_.alive(seat)) return;
-        const SeatStatus why = status == ReplyStatus::timeout    ? SeatStatus::timeout
-                               : status == ReplyStatus::overflow ? SeatStatus::killed
-                                                                 : SeatStatus::crashed;
+        const SeatFault failed = seat_fault(table_, seat, status);
+        if (!table_.alive(seat)) {
+            // The table stopped the seat itself (its process exited or hit a limit).
+            if (!out_[seat].failed()) out_[seat] = failed;
+            return;
+        }
+        if (max_faults_ == 0 || failures_[seat] < max_faults_) return;
         const std::string detail = fmt::format("{} failed replies (the last: {})", failures_[seat], to_string(status));
         log(seat, "# out: " + detail);
-        table_.retire(seat, why, detail);
+        out_[seat] = failed;
+        table_.retire(seat, failed.status, detail);
     }
 
     void log(int seat, const std::string& line) {
@@ -101,6 +108,7 @@ private:
     std::vector<int> defaults_;
     std::vector<int> failures_;
     std::vector<int> notification_failures_ = std::vector<int>(kSeats);
+    std::vector<SeatFault> out_ = std::vector<SeatFault>(kSeats);
     std::vector<std::unique_ptr<std::ofstream>> logs_;
 };
 
@@ -174,7 +182,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         ParticipantResult p;
         p.seat = b;
         p.score = scores[b];
-        p.status = table.status(b);
+        p.status = players.out(b).failed() ? players.out(b).status : table.status(b);
         std::string detail = table.retire_detail(b);
         if (players.defaults(b) > 0) {
             detail += fmt::format("{}{} default action{}: {}", detail.empty() ? "" : "; ", players.defaults(b),

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "rules/planowanie/planowanie_log.hpp"
+#include "rules/seat_faults.hpp"
 
 namespace arb::planowanie {
 namespace {
@@ -245,12 +246,10 @@ class Referee {
     // Channel failures and framing: nullopt when the seat failed (recorded as a fault).
     std::optional<GtpReply> framed_reply(int seat, const Reply& raw, const std::string& command) {
         if (!raw.ok()) {
-            SeatStatus status = table_.status(seat);
-            if (status == SeatStatus::ok) status = SeatStatus::crashed;  // the table should have retired it
+            const SeatFault failed = seat_fault(table_, seat, raw.status);
             // "killed" (a limit the table enforces): the table's own reason says more than "closed".
-            const bool stopped = status == SeatStatus::killed;
             std::string detail = fmt::format("{}{} waiting for the reply to '{}' in {}",
-                                             stopped ? table_.retire_detail(seat) + ": " : "",
+                                             failed.reason.empty() ? "" : failed.reason + ": ",
                                              to_string(raw.status), without_newline(command), where());
             // Tell the bot's author what did arrive: a reply without its empty line, or half a line
             // (often an unflushed or unterminated write).
@@ -260,7 +259,7 @@ class Referee {
             } else if (!raw.partial.empty()) {
                 detail += fmt::format(" (incomplete line: '{}')", shorten(normalize_line(raw.partial)));
             }
-            fault(seat, status, std::move(detail));
+            fault(seat, failed.status, std::move(detail));
             return std::nullopt;
         }
         GtpReply reply = parse_gtp_reply(raw.lines);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
+#include "rules/seat_faults.hpp"
 
 namespace arb::samurai {
 namespace {
@@ -59,12 +60,9 @@ GameOutcome play_game(const Field& field, Table& table, int first_seat) {
             if (!reply.ok()) {
                 // The table has retired the seat; the agent stays for the rest of the game.
                 if (fault.status == SeatStatus::ok) {
-                    // The table says why it stopped the seat: a memory or line-length kill stays one.
-                    const SeatStatus stopped = table.status(first_seat + a);
-                    fault.status = stopped == SeatStatus::killed ? SeatStatus::killed
-                                   : reply.status == ReplyStatus::timeout ? SeatStatus::timeout
-                                                                          : SeatStatus::crashed;
-                    if (fault.status == SeatStatus::killed) fault.reason = table.retire_detail(first_seat + a);
+                    const SeatFault failed = seat_fault(table, first_seat + a, reply.status);
+                    fault.status = failed.status;
+                    fault.reason = failed.reason;
                     fault.step = state.step;
                 }
                 continue;

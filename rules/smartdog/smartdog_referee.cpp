@@ -11,6 +11,7 @@
 
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
+#include "rules/seat_faults.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 
 namespace arb::smartdog {
@@ -55,10 +56,12 @@ struct Match {
     std::vector<std::string> fault;  // per player: why it is out ("" = playing)
     bool abort_on_fault = false;      // ruling 6: the original stops the game; we forfeit by default
     std::vector<std::size_t> ignored = std::vector<std::size_t>(static_cast<std::size_t>(players));  // lines after `end`
+    std::vector<SeatStatus> status = std::vector<SeatStatus>(static_cast<std::size_t>(players));  // per player, once out
 
     void retire(int player, SeatStatus why, const std::string& detail) {
         if (!fault[static_cast<std::size_t>(player - 1)].empty()) return;
         fault[static_cast<std::size_t>(player - 1)] = detail;
+        status[static_cast<std::size_t>(player - 1)] = why;
         if (table.alive(player - 1)) table.retire(player - 1, why, detail);
         log.note(fmt::format("P{} out: {}", player, detail));
         if (abort_on_fault) {
@@ -111,8 +114,7 @@ void join_all(Match& m) {
     for (int p = 1; p <= m.players; ++p) {
         const Reply& reply = replies[static_cast<std::size_t>(p - 1)];
         if (!reply.ok()) {
-            m.retire(p, reply.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed,
-                     std::string("no join: ") + to_string(reply.status));
+            m.retire(p, seat_fault(m.table, p - 1, reply.status).status, std::string("no join: ") + to_string(reply.status));
             continue;
         }
         const std::vector<std::string> words = split_words(reply.first_line());
@@ -167,7 +169,7 @@ void play_turn(Match& m, bool arrival) {
         if (r.ok() && r.lines.size() >= static_cast<std::size_t>(kMaxCommandsPerTurn)) {
             m.retire(p, SeatStatus::illegal, fmt::format("more than {} lines in a turn", kMaxCommandsPerTurn - 1));
         } else if (!r.ok()) {
-            m.retire(p, r.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed,
+            m.retire(p, seat_fault(m.table, p - 1, r.status).status,
                      fmt::format("turn {}: {}", m.session.engine().turn() + 1, to_string(r.status)));
         } else {
             commands[p] = r.lines;
@@ -297,8 +299,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
         r.seat = p - 1;
         const std::string& fault = m.fault[static_cast<std::size_t>(p - 1)];
         r.score = session.result_score(p);
-        r.status = fault.empty() ? SeatStatus::ok : table.status(p - 1);
-        if (!fault.empty() && r.status == SeatStatus::ok) r.status = SeatStatus::illegal;
+        r.status = fault.empty() ? SeatStatus::ok : m.status[static_cast<std::size_t>(p - 1)];
         r.detail = fault.empty() ? (session.aborted() ? "game stopped by a fault" : "") : fault;
         if (const std::size_t n = m.ignored[static_cast<std::size_t>(p - 1)]; n > 0) {
             r.detail += fmt::format("{}{} line{} after `end` ignored", r.detail.empty() ? "" : "; ", n, n == 1 ? "" : "s");
