@@ -31,17 +31,30 @@ bool parses_as_flag(const std::string& v) {
     return v == "true" || v == "false" || v == "1" || v == "0" || v == "yes" || v == "no" || v == "on" || v == "off";
 }
 
+
+std::string dashed(std::string key) {
+    std::replace(key.begin(), key.end(), '_', '-');
+    return key;
+}
+
 }  // namespace
 
-GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std::string, std::string> given) {
-    for (const auto& [key, value] : given) {
-        auto it = std::find_if(specs.begin(), specs.end(), [&key = key](const GameOptionSpec& s) { return s.key == key; });
-        if (it == specs.end()) {
+const GameOptionSpec* find_option_spec(const std::vector<GameOptionSpec>& specs, const std::string& name) {
+    for (const auto& s : specs)
+        if (s.key == name) return &s;
+    const std::string wanted = dashed(name);
+    for (const auto& s : specs) {
+        if (dashed(s.key) == wanted) return &s;
+        for (const auto& alias : s.aliases)
+            if (dashed(alias) == wanted) return &s;
+    }
+    return nullptr;
+}
+
+GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std::string, std::string> named) {
+    for (const auto& [key, value] : named) {
+        if (find_option_spec(specs, key) == nullptr) {
             // '_' and '-' are one for the hint: keys are written both ways.
-            const auto dashed = [](std::string k) {
-                std::replace(k.begin(), k.end(), '_', '-');
-                return k;
-            };
             std::vector<std::string> keys;
             for (const auto& s : specs) keys.push_back(dashed(s.key));
             const std::string near = closest_name(dashed(key), keys);
@@ -50,6 +63,18 @@ GameOptions::GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std:
                 if (!near.empty() && dashed(s.key) == near) hint = " (did you mean '" + s.key + "'?)";
             throw UserError("unknown game option '" + key + "'" + hint);
         }
+    }
+    // Every name to its key; one option given under two names must agree.
+    std::map<std::string, std::string> given;
+    std::map<std::string, std::string> given_as;
+    for (const auto& [key, value] : named) {
+        const GameOptionSpec* spec = find_option_spec(specs, key);
+        auto [at, fresh] = given.emplace(spec->key, value);
+        if (!fresh && at->second != value) {
+            throw UserError("game option '" + spec->key + "' is given twice, as '" + given_as[spec->key] + "' = '" +
+                            at->second + "' and as '" + key + "' = '" + value + "'");
+        }
+        given_as.emplace(spec->key, key);
     }
     for (const auto& spec : specs) {
         kinds_[spec.key] = spec.kind;

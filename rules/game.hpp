@@ -18,20 +18,30 @@ namespace arb {
 
 enum class OptionKind { integer, number, text, path, flag };
 
+// Option names follow one vocabulary in every game (docs/adding-a-game.md): dashed words, and
+// the same name for the same concept: `turn-ms` (the limit for one reply), `startup-ms` (for the
+// first one), `total-time-ms` (a seat's budget for the whole match), `turns`, `map`. A name a
+// game had before stays an alias: given as a CLI flag, in a config file, in a stored record.
 struct GameOptionSpec {
     std::string key;            // also the CLI flag: --key VALUE, and the config file key
     OptionKind kind = OptionKind::text;
     std::string default_value;  // "" = no default (optional unless required)
     std::string help;
     bool required = false;
+    std::vector<std::string> aliases = {};  // older names, accepted wherever the key is
 };
+
+// The spec a given name stands for: its key or an alias, '_' and '-' taken as one. nullptr when
+// no spec has that name.
+const GameOptionSpec* find_option_spec(const std::vector<GameOptionSpec>& specs, const std::string& name);
 
 // Option values as given (CLI flags or config), checked against the game's specs.
 class GameOptions {
 public:
     GameOptions() = default;
-    // Checks keys and types against specs, fills defaults. Throws UserError naming the key
-    // (with a did-you-mean for unknown keys).
+    // Checks keys and types against specs, fills defaults; a name given by an alias is stored
+    // under its key. Throws UserError naming the key (with a did-you-mean for unknown keys; also
+    // when one option is given under two names with different values).
     GameOptions(const std::vector<GameOptionSpec>& specs, std::map<std::string, std::string> given);
 
     bool has(const std::string& key) const;  // given or defaulted to a non-empty value

@@ -42,6 +42,32 @@ std::string flag_name(std::string key) {
     return key;
 }
 
+// " (also --turntime)": an option's older names, for the help and `arbiter games`.
+std::string also_named(const GameOptionSpec& spec) {
+    std::string names;
+    for (const auto& alias : spec.aliases)
+        if (flag_name(alias) != flag_name(spec.key)) names += (names.empty() ? "" : ", ") + ("--" + flag_name(alias));
+    return names.empty() ? "" : " (also " + names + ")";
+}
+
+// Every spelling an option's flag takes besides its own: its aliases, and each name with '_' for
+// '-' (the original engines' spelling, as Ants' --food_rate).
+std::vector<std::string> other_flag_names(const GameOptionSpec& spec) {
+    std::vector<std::string> names;
+    const auto add = [&](const std::string& name) {
+        if (name != flag_name(spec.key) && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    };
+    std::vector<std::string> all = {spec.key};
+    all.insert(all.end(), spec.aliases.begin(), spec.aliases.end());
+    for (const auto& name : all) {
+        std::string underscored = name;
+        std::replace(underscored.begin(), underscored.end(), '-', '_');
+        add(flag_name(name));
+        add(underscored);
+    }
+    return names;
+}
+
 // The file name each game's replay usually has (Koehandel writes a folder of player logs).
 std::string replay_name(const std::string& game) {
     static const std::map<std::string, std::string> names = {{"planowanie", "game.json"}, {"ants", "game.replay.json"},
@@ -159,8 +185,8 @@ void add_game_commands(CLI::App& app) {
             if (g.max_bots != g.min_bots) std::cout << "-" << g.max_bots;
             std::cout << " bots): " << g.summary << "\n";
             for (const auto& o : g.options) {
-                std::cout << fmt::format("    --{:<18} {}{}\n", flag_name(o.key), o.help,
-                                         o.default_value.empty() ? "" : " [default: " + o.default_value + "]");
+                std::cout << fmt::format("    --{:<18} {}{}{}\n", flag_name(o.key), o.help,
+                                         o.default_value.empty() ? "" : " [default: " + o.default_value + "]", also_named(o));
             }
         }
     });
@@ -202,12 +228,12 @@ void add_game_commands(CLI::App& app) {
             const auto set = [args, key = spec.key](const std::string& v) { args->game_options[key] = v; };
             auto* opt = sub->add_option_function<std::string>(
                 "--" + flag_name(spec.key), set,
-                spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]"));
+                spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]") + also_named(spec));
             // A flag takes no value (one may still be given: --flag=false); its help shows none.
             if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true")->option_text(" ");
-            // The original engine's underscored spelling (Ants: --food_rate) still works, unlisted.
-            if (flag_name(spec.key) != spec.key) {
-                auto* alias = sub->add_option_function<std::string>("--" + spec.key, set)->group("");
+            // Older names (Ants: --turntime) and the underscored spelling (--food_rate) still work, unlisted.
+            for (const auto& name : other_flag_names(spec)) {
+                auto* alias = sub->add_option_function<std::string>("--" + name, set)->group("");
                 if (spec.kind == OptionKind::flag) alias->expected(0, 1)->default_str("true");
             }
         }

@@ -40,25 +40,33 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
 
 namespace {
 
-// A game option key as the game declares it when written with dashes, as its flag is
-// (`food-rate` for Ants' `food_rate`); any other key unchanged.
+// A game option's name as the game declares it, '_' and '-' taken as one. An older name (an
+// alias) keeps its own spelling, and a spelling of an older name is written as that name: the
+// options are part of a tournament's identity, so a tournament created when `turntime` or
+// `food_rate` was the key resumes under the same config. Unknown keys are unchanged.
 std::string game_spelling(const std::string& key, const std::vector<GameOptionSpec>& specs) {
     const auto dashed = [](std::string k) {
         std::replace(k.begin(), k.end(), '_', '-');
         return k;
     };
-    for (const auto& spec : specs)
-        if (dashed(spec.key) == dashed(key)) return spec.key;
-    return key;
+    const GameOptionSpec* spec = find_option_spec(specs, key);
+    if (spec == nullptr) return key;
+    for (const auto& alias : spec->aliases)
+        if (dashed(alias) == dashed(key)) return alias;
+    return spec->key;
 }
 
 void use_game_spelling(tournament::TournamentConfig& c, const std::vector<GameOptionSpec>& specs) {
     std::map<std::string, std::string> options, locations;
+    std::map<const GameOptionSpec*, std::string> named;  // each option's name in this config
     for (const auto& [key, value] : c.options) {
         const std::string name = game_spelling(key, specs);
         const std::string where = c.option_locations.count(key) ? c.option_locations.at(key) : "";
-        if (options.count(name))
-            throw UserError(fmt::format("{}{}game option '{}' is given twice", where, where.empty() ? "" : ": ", name));
+        const GameOptionSpec* spec = find_option_spec(specs, key);
+        if (options.count(name) || (spec != nullptr && named.count(spec)))
+            throw UserError(fmt::format("{}{}game option '{}' is given twice", where, where.empty() ? "" : ": ",
+                                        spec != nullptr ? spec->key : name));
+        if (spec != nullptr) named[spec] = name;
         options[name] = value;
         if (!where.empty()) locations[name] = where;
     }
@@ -93,6 +101,17 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
         const std::string key = game_spelling(kv.substr(0, eq), specs);
+        // --set overrides the config's value, whichever of the option's names either uses.
+        if (const GameOptionSpec* spec = find_option_spec(specs, key)) {
+            for (auto it = c.options.begin(); it != c.options.end();) {
+                if (it->first != key && find_option_spec(specs, it->first) == spec) {
+                    c.option_locations.erase(it->first);
+                    it = c.options.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
         c.options[key] = kv.substr(eq + 1);
         c.option_locations[key] = "--set";
     }

@@ -440,9 +440,9 @@ void resolve_relative_paths(TournamentConfig& c, const std::filesystem::path& ba
             }
         }
     }
-    for (const GameOptionSpec& spec : specs) {
-        auto it = c.options.find(spec.key);
-        if (spec.kind == OptionKind::path && it != c.options.end()) it->second = from_base(it->second).string();
+    for (auto& [key, value] : c.options) {
+        const GameOptionSpec* spec = find_option_spec(specs, key);  // the key or an older name
+        if (spec != nullptr && spec->kind == OptionKind::path) value = from_base(value).string();
     }
     if (!c.out_dir.empty()) c.out_dir = from_base(c.out_dir).string();
 }
@@ -472,7 +472,7 @@ void check_game_options(const TournamentConfig& c, const std::string& game, cons
     std::vector<std::string> keys;
     for (const auto& spec : specs) keys.push_back(spec.key);
     for (const auto& [key, value] : c.options) {
-        if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+        if (find_option_spec(specs, key) != nullptr) continue;  // the key or an older name
         throw UserError(fmt::format("{}unknown option '{}' for game '{}'{}", place(key), key, game, option_hint(key, keys)));
     }
     for (const auto& [key, value] : c.options) {

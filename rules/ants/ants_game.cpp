@@ -47,31 +47,31 @@ Setup setup_for(const MatchRequest& request) {
                                     s.map.players, request.bots.size()));
     auto& p = s.params;
     p.turns = positive_int(request, "turns");
-    p.loadtime_ms = positive_int(request, "loadtime");
-    p.turntime_ms = positive_int(request, "turntime");
+    p.loadtime_ms = positive_int(request, "startup-ms");
+    p.turntime_ms = positive_int(request, "turn-ms");
     p.viewradius2 = positive_int(request, "viewradius2", true);
     p.attackradius2 = positive_int(request, "attackradius2", true);
     p.spawnradius2 = positive_int(request, "spawnradius2", true);
     for (const char* key : {"viewradius2", "attackradius2", "spawnradius2"})
         if (request.options.integer(key) > 100)
             throw UserError(fmt::format("game option '{}' must be at most 100 (the original's limit)", key));
-    p.cutoff_turn = positive_int(request, "cutoff_turn");
-    p.cutoff_percent = request.options.number("cutoff_percent");
+    p.cutoff_turn = positive_int(request, "cutoff-turn");
+    p.cutoff_percent = request.options.number("cutoff-percent");
     if (!(p.cutoff_percent > 0 && p.cutoff_percent <= 1))
-        throw UserError("game option 'cutoff_percent' must be in (0, 1]");
+        throw UserError("game option 'cutoff-percent' must be in (0, 1]");
     const std::uint64_t seed = request.seed;
-    p.engine_seed = request.options.has("engine_seed") && !request.options.text("engine_seed").empty()
-                        ? request.options.integer("engine_seed")
+    p.engine_seed = request.options.has("engine-seed") && !request.options.text("engine-seed").empty()
+                        ? request.options.integer("engine-seed")
                         : static_cast<std::int64_t>(seed & 0x7fffffffffffffffULL);
-    p.player_seed = request.options.has("player_seed") && !request.options.text("player_seed").empty()
-                        ? request.options.integer("player_seed")
+    p.player_seed = request.options.has("player-seed") && !request.options.text("player-seed").empty()
+                        ? request.options.integer("player-seed")
                         : p.engine_seed;
     s.python = std::make_shared<CPythonRandom>(p.engine_seed);
-    p.food_rate = food_param(request, "food_rate", 5, 11, *s.python);
-    p.food_turn = food_param(request, "food_turn", 19, 37, *s.python);
-    if (p.food_turn <= 0) throw UserError("game option 'food_turn' must be positive");
-    p.food_start = food_param(request, "food_start", 75, 175, *s.python);
-    p.food_visible = food_param(request, "food_visible", 3, 5, *s.python);
+    p.food_rate = food_param(request, "food-rate", 5, 11, *s.python);
+    p.food_turn = food_param(request, "food-turn", 19, 37, *s.python);
+    if (p.food_turn <= 0) throw UserError("game option 'food-turn' must be positive");
+    p.food_start = food_param(request, "food-start", 75, 175, *s.python);
+    p.food_visible = food_param(request, "food-visible", 3, 5, *s.python);
     s.food_mode = request.options.text("food");
     if (s.food_mode != "symmetric" && s.food_mode != "random" && s.food_mode != "sections" && s.food_mode != "none")
         throw UserError("game option 'food' must be symmetric, random, sections or none (got '" + s.food_mode + "')");
@@ -102,23 +102,32 @@ GameDescriptor describe_game() {
     game.options = {
         {"map", OptionKind::path, "", "map file in the original format (players must match the bots)", true},
         {"turns", OptionKind::integer, "1000", "turn limit"},
-        {"loadtime", OptionKind::integer, "3000", "ms for the turn-0 reply"},
-        {"turntime", OptionKind::integer, "1000", "ms per turn (the contest servers used 500)"},
+        {"startup-ms", OptionKind::integer, "3000", "ms for the turn-0 reply (the original's loadtime)", false,
+         {"loadtime"}},
+        {"turn-ms", OptionKind::integer, "1000", "ms per turn (the original's turntime; the contest servers used 500)", false,
+         {"turntime"}},
         {"viewradius2", OptionKind::integer, "77", "squared view radius"},
         {"attackradius2", OptionKind::integer, "5", "squared attack radius"},
         {"spawnradius2", OptionKind::integer, "1", "squared gathering radius"},
-        {"food_rate", OptionKind::text, "", "food per player per food_turn turns (default: drawn from 5..11)"},
-        {"food_turn", OptionKind::text, "", "food period in turns (default: drawn from 19..37)"},
-        {"food_start", OptionKind::text, "", "starting food = land area / food_start (default: drawn from 75..175)"},
-        {"food_visible", OptionKind::text, "", "starting food per player near its hill (default: drawn from 3..5)"},
+        {"food-rate", OptionKind::text, "", "food per player per food-turn turns (default: drawn from 5..11)", false,
+         {"food_rate"}},
+        {"food-turn", OptionKind::text, "", "food period in turns (default: drawn from 19..37)", false, {"food_turn"}},
+        {"food-start", OptionKind::text, "", "starting food = land area / food-start (default: drawn from 75..175)", false,
+         {"food_start"}},
+        {"food-visible", OptionKind::text, "", "starting food per player near its hill (default: drawn from 3..5)", false,
+         {"food_visible"}},
         {"food", OptionKind::text, "symmetric",
          "food placer: symmetric (the contest's), random, sections (each player's nearest squares) or none"},
         {"attack", OptionKind::text, "focus",
          "battle rule: focus (the contest's), closest, support or damage (see rules/ants/README.md)"},
-        {"cutoff_turn", OptionKind::integer, "150", "turns one side may hold cutoff_percent before the game ends"},
-        {"cutoff_percent", OptionKind::number, "0.85", "share of the population that counts as dominating"},
-        {"engine_seed", OptionKind::integer, "", "engine seed written to the replay (default: --seed)"},
-        {"player_seed", OptionKind::integer, "", "player_seed sent to the bots (default: the engine seed)"},
+        {"cutoff-turn", OptionKind::integer, "150", "turns one side may hold cutoff-percent before the game ends", false,
+         {"cutoff_turn"}},
+        {"cutoff-percent", OptionKind::number, "0.85", "share of the population that counts as dominating", false,
+         {"cutoff_percent"}},
+        {"engine-seed", OptionKind::integer, "", "engine seed written to the replay (default: --seed)", false,
+         {"engine_seed"}},
+        {"player-seed", OptionKind::integer, "", "player_seed sent to the bots (default: the engine seed)", false,
+         {"player_seed"}},
         {"strict", OptionKind::flag, "", "an invalid order line puts the bot out (status invalid)"},
         {"stream", OptionKind::text, "", "also write the original's stream log (playgame -S) to this file"},
     };

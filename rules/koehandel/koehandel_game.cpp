@@ -16,7 +16,7 @@ GameDescriptor describe_game() {
     game.replay_flag = "log";
     game.options = {
         {"edition", OptionKind::integer, "2", "Cow-trade money: 2 = both offers change hands, 1 = only the winner's"},
-        {"reply-ms", OptionKind::integer, "5000", "Time for each reply in ms (connecting included)"},
+        {"turn-ms", OptionKind::integer, "5000", "Time for each reply in ms (connecting included)", false, {"reply-ms"}},
         {"startup-ms", OptionKind::integer, "10000", "Time for a bot's first reply in ms (it is starting up)"},
         {"max-trade-turns", OptionKind::integer, "200", "Turns after the deck is empty before the game is scored"},
         {"max-faults", OptionKind::integer, "3",

@@ -147,9 +147,9 @@ static int max_faults(const MatchRequest& request) {
 std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     engine_options(request);  // checks the options before any bot starts
     max_faults(request);
-    const auto reply_ms = request.options.integer("reply-ms");
+    const auto reply_ms = request.options.integer("turn-ms");
     const auto startup_ms = request.options.integer("startup-ms");
-    if (reply_ms <= 0) throw UserError("koehandel: --reply-ms must be positive");
+    if (reply_ms <= 0) throw UserError("koehandel: --turn-ms must be positive");
     if (startup_ms <= 0) throw UserError("koehandel: --startup-ms must be positive");
     std::vector<SeatPlan> seats;
     for (int b = 0; b < static_cast<int>(request.bots.size()); ++b) {

@@ -16,8 +16,8 @@ GameDescriptor describe_game() {
     game.replay_flag = "log";
     game.options = {
         {"field", OptionKind::path, "", "The .dighere field (official format) both games are played on", true},
-        {"think-time", OptionKind::integer, "",
-         "Think time per agent process in ms (default: the field's thinkTime)", false},
+        {"total-time-ms", OptionKind::integer, "",
+         "Think time per agent process for a game, in ms (default: the field's thinkTime)", false, {"think-time"}},
     };
     game.plan = plan_match;
     game.referee = referee_match;

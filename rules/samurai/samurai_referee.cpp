@@ -86,9 +86,9 @@ GameOutcome play_game(const Field& field, Table& table, int first_seat) {
 Field load_match_field(const MatchRequest& request) {
     if (!request.options.has("field")) throw UserError("game 'samurai' needs --field FILE (a .dighere field)");
     Field field = read_game_log(request.options.path("field")).field;
-    if (request.options.has("think-time")) {
-        const std::int64_t ms = request.options.integer("think-time");
-        if (ms < 0) throw UserError("--think-time must not be negative");
+    if (request.options.has("total-time-ms")) {
+        const std::int64_t ms = request.options.integer("total-time-ms");
+        if (ms < 0) throw UserError("--total-time-ms must not be negative");
         field.think_time_ms = ms;
     }
     return field;

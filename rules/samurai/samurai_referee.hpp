@@ -54,7 +54,7 @@ struct GameOutcome {
 GameOutcome play_game(const Field& field, Table& table, int first_seat);
 
 // The match descriptor's parts.
-Field load_match_field(const MatchRequest& request);  // the field option, think-time override applied
+Field load_match_field(const MatchRequest& request);  // the field option, total-time-ms override applied
 std::vector<SeatPlan> plan_match(const MatchRequest& request);
 RefereeResult referee_match(const MatchRequest& request, Table& table);
 
