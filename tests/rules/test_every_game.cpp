@@ -111,8 +111,21 @@ struct Played {
     fs::path replay_path;
 };
 
+// The test's folder under the temp folder, removed when the program ends.
+const fs::path& scratch_root() {
+    struct Root {
+        fs::path path = fs::temp_directory_path() / ("arbiter-every-game-" + std::to_string(::getpid()));
+        ~Root() {
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    };
+    static const Root root;
+    return root.path;
+}
+
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("arbiter-every-game-" + std::to_string(::getpid())) / name;
+    const fs::path dir = scratch_root() / name;
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
