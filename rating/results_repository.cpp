@@ -115,25 +115,62 @@ void TournamentTables::clear_runner(const std::string& name, std::int64_t pid) {
     u.run();
 }
 
+namespace {
+
+// The columns every schedule query reads, and a row from them.
+constexpr const char* kScheduleColumns =
+    "t.schedule_key, t.round, t.grp, t.seating, t.seed, t.deal_set, t.bots_json";
+
+ScheduleRow schedule_row(const Statement& q) {
+    ScheduleRow m;
+    m.key = q.column_text(0);
+    m.round = q.column_int(1);
+    m.group = q.column_int(2);
+    m.seating = q.column_int(3);
+    m.seed = from_sql(q.column_int64(4));
+    m.deal_set = from_sql(q.column_int64(5));
+    m.bots = nlohmann::json::parse(q.column_text(6)).get<std::vector<std::string>>();
+    return m;
+}
+
+}  // namespace
+
 std::vector<ScheduleRow> TournamentTables::schedule(const std::string& name) const {
     std::vector<ScheduleRow> rows;
-    auto q = StoreAccess::prepare(
-        store_,
-        "SELECT schedule_key, round, grp, seating, seed, deal_set, bots_json FROM tournament_match "
-        "WHERE tournament = ?1 ORDER BY round, grp, seating");
+    auto q = StoreAccess::prepare(store_, std::string("SELECT ") + kScheduleColumns +
+                                              " FROM tournament_match t WHERE t.tournament = ?1"
+                                              " ORDER BY t.round, t.grp, t.seating");
     q.bind(1, name);
-    while (q.step()) {
-        ScheduleRow m;
-        m.key = q.column_text(0);
-        m.round = q.column_int(1);
-        m.group = q.column_int(2);
-        m.seating = q.column_int(3);
-        m.seed = from_sql(q.column_int64(4));
-        m.deal_set = from_sql(q.column_int64(5));
-        m.bots = nlohmann::json::parse(q.column_text(6)).get<std::vector<std::string>>();
-        rows.push_back(std::move(m));
-    }
+    while (q.step()) rows.push_back(schedule_row(q));
     return rows;
+}
+
+std::vector<ScheduleRow> TournamentTables::unplayed_schedule(const std::string& name) const {
+    std::vector<ScheduleRow> rows;
+    auto q = StoreAccess::prepare(store_, std::string("SELECT ") + kScheduleColumns +
+                                              " FROM tournament_match t WHERE t.tournament = ?1 AND NOT EXISTS"
+                                              " (SELECT 1 FROM matches m WHERE m.schedule_key = t.schedule_key)"
+                                              " ORDER BY t.round, t.grp, t.seating");
+    q.bind(1, name);
+    while (q.step()) rows.push_back(schedule_row(q));
+    return rows;
+}
+
+std::map<int, int> TournamentTables::schedule_round_sizes(const std::string& name) const {
+    std::map<int, int> sizes;
+    auto q = StoreAccess::prepare(
+        store_, "SELECT round, count(*) FROM tournament_match WHERE tournament = ?1 GROUP BY round ORDER BY round");
+    q.bind(1, name);
+    while (q.step()) sizes.emplace(q.column_int(0), q.column_int(1));
+    return sizes;
+}
+
+std::optional<ScheduleRow> TournamentTables::scheduled(const std::string& name, const std::string& key) const {
+    auto q = StoreAccess::prepare(store_, std::string("SELECT ") + kScheduleColumns +
+                                              " FROM tournament_match t WHERE t.tournament = ?1 AND t.schedule_key = ?2");
+    q.bind(1, name).bind(2, key);
+    if (q.step()) return schedule_row(q);
+    return std::nullopt;
 }
 
 void TournamentTables::insert_schedule(const std::string& name, const std::vector<ScheduleRow>& rows) {

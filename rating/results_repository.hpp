@@ -4,6 +4,7 @@
 // SQL statement of the arbiter is in rating/; the layers above ask for rows and never for SQL,
 // so a new column touches the repository and its row type only.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -74,6 +75,12 @@ public:
 
     // The schedule in round, group, seating order.
     std::vector<ScheduleRow> schedule(const std::string& name) const;
+    // The rows without a stored result (no match under their key), in the same order.
+    std::vector<ScheduleRow> unplayed_schedule(const std::string& name) const;
+    // The number of scheduled matches per round, by round.
+    std::map<int, int> schedule_round_sizes(const std::string& name) const;
+    // The row of one key of the tournament's schedule; nullopt when it has no such key.
+    std::optional<ScheduleRow> scheduled(const std::string& name, const std::string& key) const;
     // Adds the rows in one transaction.
     void insert_schedule(const std::string& name, const std::vector<ScheduleRow>& rows);
 

@@ -144,6 +144,7 @@ Database::Access quiet_read_access(const std::string& path) {
 
 struct FilterSql {
     std::string where;  // " WHERE ..." or ""
+    std::string limit;  // " LIMIT n" or "": the first n matches by id
     std::vector<std::string> text_args;
     std::optional<std::int64_t> after_id;
 };
@@ -230,6 +231,8 @@ Store Store::open(const std::string& path, OpenMode mode) {
     }
 }
 
+void Store::limit_page_cache(int kib) { db_.exec(fmt::format("PRAGMA cache_size=-{}", std::max(1, kib))); }
+
 // ---------------------------------------------------------------------------------------------
 // Bots
 
@@ -276,7 +279,7 @@ std::vector<StoredMatch> load_match_rows(const Store& store, const FilterSql& f,
         "SELECT m.id, m.game, m.config_json, m.seed, m.deal_set, m.rotation, m.end_reason, m.turns,"
         " m.transcript_path, m.replay_path, m.started_at, m.wall_s, m.machine_load, m.tournament, m.schedule_key"
         " FROM matches m" +
-        f.where + " ORDER BY m.id");
+        f.where + " ORDER BY m.id" + f.limit);
     bind_filter(st, f);
     while (st.step()) {
         StoredMatch sm;
@@ -314,7 +317,7 @@ void add_participants(const Store& store, const FilterSql& f, const PositionOfMa
         std::string(failures ? "p.exit_code, p.exit_signal, p.limit_hit, p.stderr_tail" : "NULL, NULL, '', ''") +
         " FROM participants p JOIN bots b ON b.id = p.bot_id"
         " WHERE p.match_id IN (SELECT m.id FROM matches m" +
-        f.where + ") ORDER BY p.match_id, p.position");
+        f.where + (f.limit.empty() ? "" : " ORDER BY m.id" + f.limit) + ") ORDER BY p.match_id, p.position");
     bind_filter(st, f);
     while (st.step()) {
         ParticipantResult p;
@@ -359,7 +362,7 @@ void add_pairs(const Store& store, const FilterSql& f, const PositionOfMatch& po
     Statement st = StoreAccess::prepare(store, 
         "SELECT p.match_id, p.a, p.b, p.score_a FROM pairs p"
         " WHERE p.match_id IN (SELECT m.id FROM matches m" +
-        f.where + ") ORDER BY p.match_id, p.position");
+        f.where + (f.limit.empty() ? "" : " ORDER BY m.id" + f.limit) + ") ORDER BY p.match_id, p.position");
     bind_filter(st, f);
     while (st.step()) {
         out[position_of.at(st.column_int64(0))].record.pairs.push_back(
@@ -382,6 +385,20 @@ std::vector<StoredMatch> Store::matches(const MatchFilter& filter) const { retur
 
 std::vector<StoredMatch> Store::matches_as_stored(const MatchFilter& filter) const {
     return load_matches(*this, filter_sql(filter), true);
+}
+
+void Store::for_each_match(const MatchFilter& filter, const std::function<void(StoredMatch&)>& fn,
+                           std::size_t batch) const {
+    MatchFilter window = filter;
+    while (true) {
+        FilterSql f = filter_sql(window);
+        f.limit = " LIMIT " + std::to_string(std::max<std::size_t>(1, batch));
+        std::vector<StoredMatch> matches = load_matches(*this, f);
+        if (matches.empty()) return;
+        window.after_id = matches.back().id;
+        for (StoredMatch& m : matches) fn(m);
+        if (matches.size() < batch) return;
+    }
 }
 
 std::optional<StoredMatch> Store::match(std::int64_t id) const {

@@ -8,6 +8,7 @@
 // The tournament's and the ladder's tables sit in the same file with their own schema versions
 // (ensure_component_schema); rating/results_repository.hpp holds them. No SQL leaves rating/.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -125,6 +126,10 @@ public:
     // ... and here reads as `crashed` in the record, its text kept in stored_statuses: for
     // readers that only show a match (reports), so that one odd row fails nothing.
     std::vector<StoredMatch> matches_as_stored(const MatchFilter& filter = {}) const;
+    // The matches of the filter in id order, handed to fn one by one and read `batch` at a
+    // time: the memory used stays that of one batch, however many matches there are.
+    void for_each_match(const MatchFilter& filter, const std::function<void(StoredMatch&)>& fn,
+                        std::size_t batch = 256) const;
     std::optional<StoredMatch> match(std::int64_t id) const;
     std::int64_t match_count(const MatchFilter& filter = {}) const;
     std::vector<std::string> games() const;  // distinct game names stored
@@ -159,6 +164,10 @@ public:
 
     // Runs fn in one transaction (nested calls join the outer one).
     void transaction(const std::function<void()>& fn) { db_.transaction(fn); }
+
+    // Caps the connection's page cache (SQLite's default is 2 MB): a long writer whose file keeps
+    // growing then holds a fixed amount however large the file gets.
+    void limit_page_cache(int kib);
 
     const std::string& path() const { return db_.path(); }
     bool read_only() const { return db_.read_only(); }

@@ -47,7 +47,8 @@ void print_stderr_tails(std::ostream& out, const MatchRecord& record) {
     }
 }
 
-void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& matches, std::size_t max_rows) {
+void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& matches, std::size_t max_rows,
+                        std::optional<std::size_t> all_rows) {
     std::size_t rows = 0;
     for (const auto& m : matches) {
         for (const auto& p : m.record->participants) {
@@ -62,6 +63,7 @@ void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& match
                                last_line.empty() ? "" : " | stderr: " + last_line);
         }
     }
+    if (all_rows) rows = std::max(rows, *all_rows);
     if (rows > max_rows) out << fmt::format("  ... and {} more\n", rows - max_rows);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Human-readable match results.
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,7 +22,9 @@ struct KeyedRecord {
 };
 // Every failed seat of the matches, one line each: key, bot, why (status, limit, exit, detail)
 // and the last line of its stderr; at most `max_rows` rows, then how many more there are.
-void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& matches, std::size_t max_rows = 20);
+// `all_rows`: the failed seats in all, when `matches` are only the first of them.
+void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& matches, std::size_t max_rows = 20,
+                        std::optional<std::size_t> all_rows = std::nullopt);
 // The stderr tail of each failed participant, indented under its name.
 void print_stderr_tails(std::ostream& out, const MatchRecord& record);
 

@@ -102,15 +102,15 @@ void run_tournament_command(const TournamentArgs& a) {
     const auto outcome = runner.run();
 
     std::cout << fmt::format("tournament {}: {} matches ({} played now, {} from earlier runs) in {:.1f} s{}\n", c.name,
-                             outcome.played.size(), outcome.played_this_run, outcome.already_played, outcome.wall_s,
+                             outcome.stored, outcome.played_this_run, outcome.already_played, outcome.wall_s,
                              outcome.complete ? (outcome.budget_reached ? ", time budget reached" : "")
                              : outcome.interrupted ? ", INTERRUPTED (run the same command again to resume)"
                                                    : ", INCOMPLETE (run the same command again to resume)");
-    std::cout << tournament::ratings_table_text(outcome.participants, outcome.played);
+    std::cout << tournament::ratings_table_text(outcome.history);
     print_faults(outcome, options.forfeits);
     std::vector<KeyedRecord> keyed;
-    for (const auto& p : outcome.played) keyed.push_back({p.scheduled.key, &p.record});
-    print_failed_seats(std::cout, keyed);
+    for (const auto& p : outcome.failed_seats.first) keyed.push_back({p.scheduled.key, &p.record});
+    print_failed_seats(std::cout, keyed, tournament::kFailedSeatsKept, outcome.failed_seats.seats);
     print_where(a, c);
     if (outcome.failed > 0) {
         std::cout << fmt::format("{} match(es) could not be played; run the same command again to retry them\n",

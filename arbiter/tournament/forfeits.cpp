@@ -10,54 +10,83 @@
 namespace arb::tournament {
 namespace {
 
-bool earlier(const ScheduledMatch& a, const ScheduledMatch& b) {
-    return std::tie(a.round, a.group, a.seating) < std::tie(b.round, b.group, b.seating);
-}
-
 const ParticipantResult* seat_of(const MatchRecord& record, const std::string& bot) {
     for (const auto& p : record.participants)
         if (p.bot == bot) return &p;
     return nullptr;
 }
 
-// Whether `bot` forfeits `match` under max_faults; nullopt while undecided.
-std::optional<bool> too_many_faults(int max_faults, const std::string& bot, const ScheduledMatch& match,
-                                    const std::map<int, Round>& rounds,
-                                    const std::map<std::string, PlayedMatch>& played,
-                                    const std::set<std::string>& skipped) {
-    // The bot's last max_faults matches before this one, in schedule order: rounds are walked
-    // back from this one, so a decision reads a round or two, not the whole schedule.
-    std::vector<const ScheduledMatch*> before;
-    for (auto r = rounds.upper_bound(match.round); r != rounds.begin() && static_cast<int>(before.size()) < max_faults;) {
-        --r;
-        std::vector<const ScheduledMatch*> in_round;
-        for (const auto& m : r->second.matches)
-            if (earlier(m, match) && !skipped.count(m.key) && std::count(m.bots.begin(), m.bots.end(), bot))
-                in_round.push_back(&m);
-        std::sort(in_round.begin(), in_round.end(), [](auto* a, auto* b) { return earlier(*a, *b); });
-        before.insert(before.begin(), in_round.begin(), in_round.end());
-    }
-    if (static_cast<int>(before.size()) < max_faults) return false;
-    bool unknown = false;
-    for (auto it = before.end() - max_faults; it != before.end(); ++it) {
-        const auto found = played.find((*it)->key);
-        if (found == played.end()) {
-            unknown = true;
-            continue;
-        }
-        const ParticipantResult* p = seat_of(found->second.record, bot);
-        if (p && p->status == SeatStatus::ok) return false;  // a clean match among them: decided
-    }
-    if (unknown) return std::nullopt;
-    return true;
+// Each bot of the match once, whatever number of seats it has.
+template <class Fn>
+void for_each_bot(const ScheduledMatch& match, const Fn& fn) {
+    for (std::size_t i = 0; i < match.bots.size(); ++i)
+        if (std::find(match.bots.begin(), match.bots.begin() + static_cast<std::ptrdiff_t>(i), match.bots[i]) ==
+            match.bots.begin() + static_cast<std::ptrdiff_t>(i))
+            fn(match.bots[i]);
 }
 
 }  // namespace
 
+FaultStreaks::FaultStreaks(std::optional<int> max_faults) {
+    if (max_faults && *max_faults > 0) max_faults_ = max_faults;
+}
+
+void FaultStreaks::open(const ScheduledMatch& match) {
+    if (!max_faults_) return;
+    for_each_bot(match, [&](const std::string& bot) { by_bot_[bot][position_of(match)] = State::open; });
+}
+
+void FaultStreaks::stored(const ScheduledMatch& match, const MatchRecord& record) {
+    if (!max_faults_) return;
+    for_each_bot(match, [&](const std::string& bot) {
+        const ParticipantResult* p = seat_of(record, bot);
+        auto& matches = by_bot_[bot];
+        matches[position_of(match)] = p && p->status == SeatStatus::ok ? State::clean : State::fault;
+        trim(matches);
+    });
+}
+
+void FaultStreaks::skip(const ScheduledMatch& match) {
+    if (!max_faults_) return;
+    for_each_bot(match, [&](const std::string& bot) {
+        auto& matches = by_bot_[bot];
+        matches.erase(position_of(match));
+        trim(matches);
+    });
+}
+
+// Drops the oldest stored matches while more than max_faults precede the first open one: no
+// decision still to come reads them (every such decision is for an open match or a later one).
+void FaultStreaks::trim(std::map<SchedulePosition, State>& matches) const {
+    int stored_before_open = 0;
+    for (const auto& [at, state] : matches) {
+        if (state == State::open) break;
+        ++stored_before_open;
+    }
+    for (; stored_before_open > *max_faults_; --stored_before_open) matches.erase(matches.begin());
+}
+
+std::optional<bool> FaultStreaks::too_many_faults(const std::string& bot, const ScheduledMatch& match) const {
+    if (!max_faults_) return false;
+    const auto found = by_bot_.find(bot);
+    if (found == by_bot_.end()) return false;
+    const auto& matches = found->second;
+    // The bot's last max_faults matches before this one, in schedule order.
+    auto it = matches.lower_bound(position_of(match));
+    bool unknown = false;
+    int seen = 0;
+    for (; it != matches.begin() && seen < *max_faults_; ++seen) {
+        --it;
+        if (it->second == State::clean) return false;  // a clean match among them: decided
+        if (it->second == State::open) unknown = true;
+    }
+    if (seen < *max_faults_) return false;
+    if (unknown) return std::nullopt;
+    return true;
+}
+
 std::optional<std::vector<std::string>> forfeiting_bots(const ForfeitRule& rule, const ScheduledMatch& match,
-                                                        const std::map<int, Round>& rounds,
-                                                        const std::map<std::string, PlayedMatch>& played,
-                                                        const std::set<std::string>& skipped) {
+                                                        const FaultStreaks& streaks) {
     std::vector<std::string> out;
     bool undecided = false;
     for (const auto& bot : match.bots) {
@@ -66,7 +95,7 @@ std::optional<std::vector<std::string>> forfeiting_bots(const ForfeitRule& rule,
             continue;
         }
         if (!rule.max_faults || *rule.max_faults <= 0) continue;
-        const auto decision = too_many_faults(*rule.max_faults, bot, match, rounds, played, skipped);
+        const auto decision = streaks.too_many_faults(bot, match);
         if (!decision) undecided = true;
         else if (*decision) out.push_back(bot);
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace arb::tournament {
 
@@ -30,6 +31,78 @@ History build_history(const std::vector<std::string>& participants, std::vector<
             }
         }
     }
+    return h;
+}
+
+HistoryTally::HistoryTally(std::vector<std::string> participants)
+    : participants_(std::move(participants)), meetings_(participants_.size() * participants_.size(), 0.0) {}
+
+void HistoryTally::add(const ScheduledMatch& match, const MatchRecord& record) {
+    const auto& seats = record.participants;
+    const std::size_t n = participants_.size();
+    auto index_of = [&](const std::string& name) -> std::size_t {
+        return static_cast<std::size_t>(std::find(participants_.begin(), participants_.end(), name) -
+                                        participants_.begin());
+    };
+    for (int i = 0; i < static_cast<int>(record.pairs.size()); ++i) {
+        const auto& pair = record.pairs[i];
+        if (pair.a < 0 || pair.b < 0 || pair.a >= static_cast<int>(seats.size()) ||
+            pair.b >= static_cast<int>(seats.size()))
+            continue;
+        const std::string& white = seats[pair.a].bot;
+        const std::string& black = seats[pair.b].bot;
+        const GamePosition at{position_of(match), i, 0};
+        const std::size_t a = index_of(white), b = index_of(black);
+        for (const auto& [name, index, side] : {std::tuple{&white, a, 0}, std::tuple{&black, b, 1}}) {
+            if (index < n) continue;
+            GamePosition seen = at;
+            seen.side = side;
+            auto [it, inserted] = others_.try_emplace(*name, seen);
+            if (!inserted && seen < it->second) it->second = seen;
+        }
+        Cell& cell = cells_[{white, black}];
+        ++cell.outcomes[static_cast<int>(rating::outcome_from_score(pair.score_a))];
+        if (cell.latest < at) cell.latest = at;
+        ++games_;
+        if (a < n && b < n) {
+            meetings_[a * n + b] += 1;
+            meetings_[b * n + a] += 1;
+        }
+    }
+}
+
+History HistoryTally::history() const {
+    History h;
+    h.participants = participants_;
+    for (const auto& name : participants_) h.results.player_index(name);
+    std::vector<std::pair<GamePosition, const std::string*>> others;
+    for (const auto& [name, first] : others_) others.emplace_back(first, &name);
+    std::sort(others.begin(), others.end());
+    for (const auto& [first, name] : others) h.results.player_index(*name);
+    h.meetings = meetings_;
+    // The cells of each unordered pair together, the pairs by their latest game, earliest first:
+    // read from the last game back (as the fit does), each pair then shows up at its latest game.
+    struct Block {
+        GamePosition latest;
+        std::vector<std::pair<std::pair<int, int>, const Cell*>> cells;  // (white, black) indices
+    };
+    std::map<std::pair<int, int>, Block> blocks;
+    for (const auto& [names, cell] : cells_) {
+        const int white = h.results.player_index(names.first);
+        const int black = h.results.player_index(names.second);
+        Block& block = blocks[{std::min(white, black), std::max(white, black)}];
+        if (block.cells.empty() || block.latest < cell.latest) block.latest = cell.latest;
+        block.cells.push_back({{white, black}, &cell});
+    }
+    std::vector<const Block*> order;
+    for (const auto& [key, block] : blocks) order.push_back(&block);
+    std::sort(order.begin(), order.end(), [](const Block* x, const Block* y) { return x->latest < y->latest; });
+    h.results.reserve_games(games_);
+    for (const Block* block : order)
+        for (const auto& [players, cell] : block->cells)
+            for (int o = 0; o < 3; ++o)
+                for (std::uint64_t k = 0; k < cell->outcomes[o]; ++k)
+                    h.results.add_game(players.first, players.second, static_cast<rating::Outcome>(o));
     return h;
 }
 

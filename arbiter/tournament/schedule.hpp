@@ -2,6 +2,7 @@
 // What a tournament plans: matches grouped in rounds. A scheduled match is fully determined
 // before it starts (seat order, seed, deal set), is stored before the first match of its round
 // runs, and is keyed so the store can never hold it twice.
+#include <compare>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +20,17 @@ struct ScheduledMatch {
 
     friend bool operator==(const ScheduledMatch&, const ScheduledMatch&) = default;
 };
+
+// Where a match sits in schedule order: (round, group, seating).
+struct SchedulePosition {
+    int round = 0;
+    int group = 0;
+    int seating = 0;
+
+    friend auto operator<=>(const SchedulePosition&, const SchedulePosition&) = default;
+};
+
+inline SchedulePosition position_of(const ScheduledMatch& m) { return {m.round, m.group, m.seating}; }
 
 struct Round {
     int index = 0;

@@ -20,6 +20,8 @@
 namespace arb::tournament {
 namespace {
 
+constexpr int kPageCacheKib = 256;
+
 // Mean pairwise score per bot, for the progress line's "leader" (cheap, no fit).
 class PairScores {
 public:
@@ -50,40 +52,59 @@ private:
 
 }  // namespace
 
-std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played) {
-    std::map<std::string, BotFaults> out;
-    for (const auto& m : played) {
-        for (const auto& p : m.record.participants) {
-            auto& f = out[p.bot];
-            ++f.matches;
-            switch (p.status) {
-                case SeatStatus::ok: break;
-                case SeatStatus::crashed: ++f.crashed; break;
-                case SeatStatus::timeout: ++f.timeout; break;
-                case SeatStatus::illegal: ++f.illegal; break;
-                case SeatStatus::killed: ++f.killed; break;
-                case SeatStatus::forfeited: ++f.forfeited; break;
-            }
+void add_faults(std::map<std::string, BotFaults>& faults, const MatchRecord& record) {
+    for (const auto& p : record.participants) {
+        auto& f = faults[p.bot];
+        ++f.matches;
+        switch (p.status) {
+            case SeatStatus::ok: break;
+            case SeatStatus::crashed: ++f.crashed; break;
+            case SeatStatus::timeout: ++f.timeout; break;
+            case SeatStatus::illegal: ++f.illegal; break;
+            case SeatStatus::killed: ++f.killed; break;
+            case SeatStatus::forfeited: ++f.forfeited; break;
         }
     }
-    return out;
 }
 
 namespace {
 
-std::string ratings_table_of(const std::vector<std::string>& participants, std::vector<const PlayedMatch*> played) {
-    const auto history = build_history(participants, std::move(played));
-    if (history.results.empty()) return "";
-    return rating::format_ratings_table(rating::rate(history.results, tournament_elo_options()));
+std::size_t failed_seat_count(const MatchRecord& record) {
+    std::size_t n = 0;
+    for (const auto& p : record.participants) n += p.status != SeatStatus::ok && p.status != SeatStatus::forfeited;
+    return n;
 }
 
 }  // namespace
 
-std::string ratings_table_text(const std::vector<std::string>& participants, const std::vector<PlayedMatch>& played) {
-    std::vector<const PlayedMatch*> pointers;
-    pointers.reserve(played.size());
-    for (const auto& p : played) pointers.push_back(&p);
-    return ratings_table_of(participants, std::move(pointers));
+// Results come in any order: the kept matches are put in schedule order, and the last is dropped
+// while the others hold enough failed seats without it.
+void FailedSeats::add(const ScheduledMatch& match, const MatchRecord& record) {
+    const std::size_t count = failed_seat_count(record);
+    if (count == 0) return;
+    seats += count;
+    const auto at = std::upper_bound(first.begin(), first.end(), position_of(match), [](const SchedulePosition& p, const PlayedMatch& m) {
+        return p < position_of(m.scheduled);
+    });
+    if (at == first.end() && !first.empty()) {
+        std::size_t kept = 0;
+        for (const auto& m : first) kept += failed_seat_count(m.record);
+        if (kept >= kFailedSeatsKept) return;
+    }
+    first.insert(at, PlayedMatch{match, record});
+    while (first.size() > 1) {
+        std::size_t before_last = 0;
+        for (std::size_t i = 0; i + 1 < first.size(); ++i) before_last += failed_seat_count(first[i].record);
+        if (before_last < kFailedSeatsKept) break;
+        first.pop_back();
+    }
+}
+
+std::string ratings_table_text(const HistoryTally& tally) {
+    if (tally.empty()) return "";
+    const auto history = tally.history();
+    if (history.results.empty()) return "";
+    return rating::format_ratings_table(rating::rate(history.results, tournament_elo_options()));
 }
 
 TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor& game, rating::Store& store,
@@ -118,8 +139,10 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_fi
 
 namespace {
 
-// One run of the tournament: the planner, the stored schedule and results, the worker pool, and
-// the steps that plan rounds, hand out matches and store what comes back.
+// One run of the tournament: the planner, the worker pool, and the steps that plan rounds, hand
+// out matches and store what comes back. What it keeps of the stored results is aggregate (the
+// pairwise tally, fault counts and streaks, per-round counts of open matches), so its memory does
+// not grow with the number of matches played; the results themselves are in the store.
 class TournamentRun {
 public:
     TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
@@ -128,18 +151,18 @@ public:
 
 private:
     void warn_if_busy() const;
-    void load_stored();
+    std::vector<ScheduledMatch> load_stored();
     void plan_upfront();
     void schedule_loop();
     bool try_plan_next();
     bool more_to_plan() const;
     bool budget_over() const;
     bool rounds_before_complete(int round) const;
-    History history_before(int round) const;
-    void enqueue(const Round& round);
+    void enqueue(const ScheduledMatch& match);
     void dispatch();
     void report_live(const ScheduledMatch& match, const MatchRecord& record);
     void plan_and_store(const std::vector<int>& indices);
+    void add_stored(const ScheduledMatch& match, const MatchRecord& record);
     void take(Completion& completion);
     void request_stop();
     ProgressState progress_state() const;
@@ -152,14 +175,13 @@ private:
     const std::string& name_;
     const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
     std::unique_ptr<RoundPlanner> planner_;
-    std::map<int, Round> rounds_;
-    std::map<std::string, PlayedMatch> played_;
+    std::map<int, int> open_in_round_;  // scheduled matches without a result, by round (none: absent)
+    FaultStreaks streaks_;
     int next_round_ = 0;
     WorkerPool pool_;
     ProgressDisplay progress_;
     PairScores scores_;
     std::deque<Job> pending_;      // scheduled, waiting for their forfeit decision (schedule order)
-    std::set<std::string> skipped_;  // could not be played in this run
     int faults_ = 0;               // seats with a fault in the stored results
     std::exception_ptr fatal_;
     bool stopped_ = false;
@@ -169,14 +191,19 @@ private:
 TournamentRun::TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
                              const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play)
     : runner_(runner), config_(config), store_(store), options_(options), name_(config.name),
-      planner_(make_planner(config, fit)), pool_(options.plan_only ? 0 : options.jobs, play, options.stop_requested),
+      planner_(make_planner(config, fit)), streaks_(options.forfeits.max_faults),
+      pool_(options.plan_only ? 0 : options.jobs, play, options.stop_requested),
       progress_(options.progress_out ? options.progress_out : stderr, options.progress_on_terminal,
                 options.progress_log_interval_s) {
     outcome_.participants = planner_->participants();
+    outcome_.history = HistoryTally(outcome_.participants);
 }
 
 TournamentOutcome TournamentRun::run() {
     if (!options_.plan_only) warn_if_busy();
+    // Results are written one by one and read back one batch at a time: a small page cache does,
+    // and it keeps the arbiter's memory from growing with the file.
+    store_.store().limit_page_cache(kPageCacheKib);
     store_.open_tournament(name_, config_.game, config_.identity_json());
     store_.claim(name_);
     struct Release {
@@ -190,21 +217,16 @@ TournamentOutcome TournamentRun::run() {
         }
     } release{store_, name_};
 
-    load_stored();
     // Resume: the stored schedule's unplayed matches first, in schedule order.
-    for (const auto& [index, round] : rounds_) enqueue(round);
+    for (const ScheduledMatch& m : load_stored()) enqueue(m);
     plan_upfront();
-    for (const auto& [key, pm] : played_) {
-        scores_.add(pm.record);
-        for (const auto& p : pm.record.participants) faults_ += p.status != SeatStatus::ok;
-    }
     schedule_loop();
     pool_.close();
     if (options_.stop_requested && options_.stop_requested()) outcome_.interrupted = true;
     if (options_.progress_out) progress_.finish(progress_state());
     if (fatal_) std::rethrow_exception(fatal_);
     fill_outcome();
-    return std::move(outcome_);  // the results are not copied: a long tournament holds many
+    return std::move(outcome_);
 }
 
 // Measured before any match of ours starts, so the tournament's own workers are never the load
@@ -226,25 +248,26 @@ void TournamentRun::warn_if_busy() const {
     }
 }
 
-// The stored schedule and the results already stored for it.
-void TournamentRun::load_stored() {
-    rounds_ = store_.stored_rounds(name_);
-    auto results = store_.results(name_);
-    std::size_t scheduled = 0;
-    for (auto& [index, round] : rounds_) {
+// The stored schedule's size and its results, read back one at a time into the aggregates.
+// Returns the scheduled matches without a result, in schedule order.
+std::vector<ScheduledMatch> TournamentRun::load_stored() {
+    for (const auto& [index, count] : store_.round_sizes(name_)) {
         if (index != next_round_)
             throw std::runtime_error(fmt::format("tournament '{}': round {} missing in the store", name_, next_round_));
         ++next_round_;
-        scheduled += round.matches.size();
-        for (auto& m : round.matches) {
-            auto it = results.find(m.key);
-            if (it != results.end()) played_.emplace(m.key, PlayedMatch{m, std::move(it->second)});
-        }
+        outcome_.scheduled += count;
     }
-    outcome_.already_played = static_cast<int>(played_.size());
-    if (!rounds_.empty() && !options_.plan_only)
-        spdlog::info("tournament '{}': resuming, {} of {} scheduled matches already played", name_, played_.size(),
-                     scheduled);
+    std::vector<ScheduledMatch> unplayed = store_.unplayed(name_);
+    for (const ScheduledMatch& m : unplayed) {
+        ++open_in_round_[m.round];
+        streaks_.open(m);
+    }
+    store_.for_each_result(name_, [&](const ScheduledMatch& m, const MatchRecord& record) { add_stored(m, record); });
+    outcome_.already_played = outcome_.stored;
+    if (next_round_ > 0 && !options_.plan_only)
+        spdlog::info("tournament '{}': resuming, {} of {} scheduled matches already played", name_, outcome_.stored,
+                     outcome_.scheduled);
+    return unplayed;
 }
 
 // A fixed number of rounds: store every round that does not depend on results now.
@@ -286,7 +309,7 @@ void TournamentRun::schedule_loop() {
 void TournamentRun::dispatch() {
     if (stopped_ || fatal_) return;
     for (auto it = pending_.begin(); it != pending_.end();) {
-        const auto forfeiting = forfeiting_bots(options_.forfeits, it->match, rounds_, played_, skipped_);
+        const auto forfeiting = forfeiting_bots(options_.forfeits, it->match, streaks_);
         if (!forfeiting) {
             ++it;
             continue;
@@ -333,40 +356,44 @@ bool TournamentRun::budget_over() const {
 }
 
 bool TournamentRun::rounds_before_complete(int round) const {
-    for (int r = 0; r < round; ++r)
-        for (const auto& m : rounds_.at(r).matches)
-            if (!played_.count(m.key)) return false;
-    return true;
+    return open_in_round_.empty() || open_in_round_.begin()->first >= round;
 }
 
-History TournamentRun::history_before(int round) const {
-    std::vector<const PlayedMatch*> earlier;
-    for (const auto& [key, pm] : played_)
-        if (pm.scheduled.round < round) earlier.push_back(&pm);
-    return build_history(planner_->participants(), earlier);
-}
-
-void TournamentRun::enqueue(const Round& round) {
-    for (const auto& m : round.matches) {
-        if (played_.count(m.key)) continue;
-        if (options_.plan_only) outcome_.to_play.push_back(Job{m, runner_.request_for(m, false)});
-        else pending_.push_back(Job{m, runner_.request_for(m)});
-    }
+void TournamentRun::enqueue(const ScheduledMatch& m) {
+    if (options_.plan_only) outcome_.to_play.push_back(Job{m, runner_.request_for(m, false)});
+    else pending_.push_back(Job{m, runner_.request_for(m)});
 }
 
 void TournamentRun::plan_and_store(const std::vector<int>& indices) {
     std::vector<Round> planned;
     for (int r : indices) {
-        History h = planner_->independent(r) ? History{planner_->participants(), {}, {}} : history_before(r);
+        // A dependent round is planned once every round before it has all its results, and no
+        // later round is planned yet: the stored results are exactly the rounds before it.
+        History h = planner_->independent(r) ? History{planner_->participants(), {}, {}} : outcome_.history.history();
         if (h.results.players().empty())
             for (const auto& p : planner_->participants()) h.results.player_index(p);
         planned.push_back(planner_->plan(r, h));
     }
     store_.store_rounds(name_, planned);  // stored before any of their matches starts
-    for (auto& r : planned) {
-        rounds_[r.index] = r;
-        enqueue(r);
+    for (const Round& r : planned) {
+        outcome_.scheduled += static_cast<int>(r.matches.size());
+        for (const ScheduledMatch& m : r.matches) {
+            ++open_in_round_[m.round];
+            streaks_.open(m);
+            enqueue(m);
+        }
     }
+}
+
+// A stored result (found in the store or stored now) into the aggregates.
+void TournamentRun::add_stored(const ScheduledMatch& match, const MatchRecord& record) {
+    ++outcome_.stored;
+    outcome_.history.add(match, record);
+    outcome_.failed_seats.add(match, record);
+    add_faults(outcome_.faults, record);
+    streaks_.stored(match, record);
+    scores_.add(record);
+    for (const auto& p : record.participants) faults_ += p.status != SeatStatus::ok;
 }
 
 // Stores a finished match, or reports why it could not be played: a UserError stops the
@@ -374,11 +401,12 @@ void TournamentRun::plan_and_store(const std::vector<int>& indices) {
 void TournamentRun::take(Completion& c) {
     if (c.record) {
         store_.store_result(name_, c.match, *c.record, c.load);
-        scores_.add(*c.record);
-        for (const auto& p : c.record->participants) faults_ += p.status != SeatStatus::ok;
-        const auto& stored = played_.emplace(c.match.key, PlayedMatch{c.match, std::move(*c.record)}).first->second;
+        add_stored(c.match, *c.record);
+        if (auto it = open_in_round_.find(c.match.round); it != open_in_round_.end() && --it->second == 0)
+            open_in_round_.erase(it);
         ++outcome_.played_this_run;
-        report_live(stored.scheduled, stored.record);
+        report_live(c.match, *c.record);
+        c.record.reset();
         // A finished match leaves freed memory in the heaps of the worker threads (its table,
         // the game's state, the bots' replies); handing it back keeps the resident set from
         // creeping up with the number of matches.
@@ -399,21 +427,18 @@ void TournamentRun::take(Completion& c) {
         spdlog::error("match {} could not be played: {} (it stays in the schedule; run again to retry)", c.match.key,
                       e.what());
         ++outcome_.failed;
-        skipped_.insert(c.match.key);
+        streaks_.skip(c.match);
     }
 }
 
 // The finished-match line and, every rating_interval stored results, the ratings table.
 void TournamentRun::report_live(const ScheduledMatch& match, const MatchRecord& record) {
     if (!options_.live_out) return;
-    const int done = static_cast<int>(played_.size());
+    const int done = outcome_.stored;
     const auto total = progress_state().total;
     std::string text = finished_match_line(done, total, match, record);
     if (options_.rating_interval > 0 && done % options_.rating_interval == 0) {
-        std::vector<const PlayedMatch*> all;
-        all.reserve(played_.size());
-        for (const auto& [key, pm] : played_) all.push_back(&pm);
-        const std::string table = ratings_table_of(outcome_.participants, std::move(all));
+        const std::string table = ratings_table_text(outcome_.history);
         if (!table.empty())
             text += fmt::format("Ratings after {}{} matches:\n{}", done, total ? fmt::format(" of {}", *total) : "",
                                 table);
@@ -423,7 +448,7 @@ void TournamentRun::report_live(const ScheduledMatch& match, const MatchRecord& 
 
 ProgressState TournamentRun::progress_state() const {
     ProgressState s;
-    s.done = static_cast<int>(played_.size());
+    s.done = outcome_.stored;
     if (config_.rounds) s.total = *config_.rounds * planner_->matches_per_round();
     s.done_this_run = outcome_.played_this_run;
     s.failed = outcome_.failed;
@@ -435,23 +460,14 @@ ProgressState TournamentRun::progress_state() const {
     return s;
 }
 
-// The last step of a run: the results move into the outcome.
+// The last step of a run: whether the tournament is complete.
 void TournamentRun::fill_outcome() {
-    outcome_.played.reserve(played_.size());
-    for (auto& [key, pm] : played_) outcome_.played.push_back(std::move(pm));
-    played_.clear();
-    std::sort(outcome_.played.begin(), outcome_.played.end(), [](const PlayedMatch& a, const PlayedMatch& b) {
-        return std::tie(a.scheduled.round, a.scheduled.group, a.scheduled.seating) <
-               std::tie(b.scheduled.round, b.scheduled.group, b.scheduled.seating);
-    });
-    for (const auto& [i, r] : rounds_) outcome_.scheduled += static_cast<int>(r.matches.size());
     const std::optional<int> limit = config_.rounds;
-    outcome_.complete = outcome_.scheduled == static_cast<int>(outcome_.played.size()) &&
-                        (limit ? next_round_ >= *limit : true) && (!stopped_ || outcome_.interrupted);
+    outcome_.complete = outcome_.scheduled == outcome_.stored && (limit ? next_round_ >= *limit : true) &&
+                        (!stopped_ || outcome_.interrupted);
     outcome_.budget_reached = budget_over();
-    if (outcome_.budget_reached && !stopped_ && outcome_.scheduled == static_cast<int>(outcome_.played.size()))
+    if (outcome_.budget_reached && !stopped_ && outcome_.scheduled == outcome_.stored)
         outcome_.complete = true;  // a time-budgeted tournament ends with its last whole round
-    outcome_.faults = count_faults(outcome_.played);
     outcome_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 

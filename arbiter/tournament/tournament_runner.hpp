@@ -47,9 +47,22 @@ struct BotFaults {
     int faults() const { return crashed + timeout + illegal + killed + forfeited; }
 };
 
+// The seats that failed in the stored results (forfeits not counted: they never ran): how many,
+// and the first matches in schedule order with one, as many as hold kFailedSeatsKept of them.
+inline constexpr std::size_t kFailedSeatsKept = 20;
+struct FailedSeats {
+    std::size_t seats = 0;
+    std::vector<PlayedMatch> first;
+    void add(const ScheduledMatch& match, const MatchRecord& record);
+};
+
+// What a run leaves: counts and aggregates, never every result (a long tournament has many; the
+// store has them all, TournamentStore::played reads them back).
 struct TournamentOutcome {
     std::vector<std::string> participants;
-    std::vector<PlayedMatch> played;         // every stored result, canonical order
+    int stored = 0;                          // stored results of the schedule (earlier runs included)
+    HistoryTally history;                    // the pairwise games of every stored result
+    FailedSeats failed_seats;
     int scheduled = 0;                       // matches in the stored schedule
     int played_this_run = 0;
     int already_played = 0;                  // found in the store at start
@@ -86,11 +99,11 @@ private:
     std::filesystem::path files_root_;  // --out, or <db folder>/<db stem>-files; "" = no files
 };
 
-// Per-bot fault counts over records.
-std::map<std::string, BotFaults> count_faults(const std::vector<PlayedMatch>& played);
+// Adds a record's seats to per-bot fault counts.
+void add_faults(std::map<std::string, BotFaults>& faults, const MatchRecord& record);
 
 // The ratings table printed at the end of a tournament (and every --rating-interval matches);
 // "" before any result.
-std::string ratings_table_text(const std::vector<std::string>& participants, const std::vector<PlayedMatch>& played);
+std::string ratings_table_text(const HistoryTally& history);
 
 }  // namespace arb::tournament

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -148,17 +149,56 @@ void TournamentStore::release(const std::string& name) {
     }
 }
 
+namespace {
+
+ScheduledMatch scheduled_match(rating::ScheduleRow&& row) {
+    ScheduledMatch m;
+    m.key = std::move(row.key);
+    m.round = row.round;
+    m.group = row.group;
+    m.seating = row.seating;
+    m.seed = row.seed;
+    m.deal_set = row.deal_set;
+    m.bots = std::move(row.bots);
+    return m;
+}
+
+}  // namespace
+
+std::map<int, int> TournamentStore::round_sizes(const std::string& name) const {
+    return tables_.schedule_round_sizes(name);
+}
+
+std::vector<ScheduledMatch> TournamentStore::unplayed(const std::string& name) const {
+    std::vector<ScheduledMatch> out;
+    for (rating::ScheduleRow& row : tables_.unplayed_schedule(name)) out.push_back(scheduled_match(std::move(row)));
+    return out;
+}
+
+void TournamentStore::for_each_result(const std::string& name,
+                                      const std::function<void(const ScheduledMatch&, MatchRecord&)>& fn) const {
+    rating::MatchFilter filter;
+    filter.tournament = name;
+    tables_.store().for_each_match(filter, [&](rating::StoredMatch& stored) {
+        if (!stored.schedule_key) return;
+        auto row = tables_.scheduled(name, *stored.schedule_key);
+        if (!row) return;  // stored under the tournament's name, but not one of its scheduled matches
+        fn(scheduled_match(std::move(*row)), stored.record);
+    });
+}
+
+std::vector<PlayedMatch> TournamentStore::played(const std::string& name) const {
+    std::vector<PlayedMatch> out;
+    for_each_result(name, [&](const ScheduledMatch& m, MatchRecord& r) { out.push_back({m, std::move(r)}); });
+    std::sort(out.begin(), out.end(),
+              [](const PlayedMatch& a, const PlayedMatch& b) { return position_of(a.scheduled) < position_of(b.scheduled); });
+    return out;
+}
+
 std::map<int, Round> TournamentStore::stored_rounds(const std::string& name) const {
     std::map<int, Round> rounds;
     for (rating::ScheduleRow& row : tables_.schedule(name)) {
-        ScheduledMatch m;
-        m.key = std::move(row.key);
-        m.round = row.round;
-        m.group = row.group;
-        m.seating = row.seating;
-        m.seed = row.seed;
-        m.deal_set = row.deal_set;
-        m.bots = std::move(row.bots);
+        ScheduledMatch m = scheduled_match(std::move(row));
         Round& r = rounds[m.round];
         r.index = m.round;
         r.matches.push_back(std::move(m));

@@ -2,6 +2,7 @@
 // A tournament in the results repository (rating::TournamentTables): its identity checked on
 // resume, one runner at a time, its schedule round by round, and per match how loaded the
 // machine was. Results are stored under their schedule key, so a key is played at most once.
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -39,8 +40,19 @@ public:
     std::map<int, Round> stored_rounds(const std::string& name) const;
     void store_rounds(const std::string& name, const std::vector<Round>& rounds);
 
+    // The number of scheduled matches per round, by round.
+    std::map<int, int> round_sizes(const std::string& name) const;
+    // The scheduled matches without a stored result, in schedule order.
+    std::vector<ScheduledMatch> unplayed(const std::string& name) const;
+
     // Every stored result of the tournament, by schedule key.
     std::map<std::string, MatchRecord> results(const std::string& name) const;
+    // Every stored result of a scheduled match, with its match, one at a time (in the order they
+    // were stored): what a run reads back without holding all of them.
+    void for_each_result(const std::string& name,
+                         const std::function<void(const ScheduledMatch&, MatchRecord&)>& fn) const;
+    // Every stored result of a scheduled match in schedule order (all of them in memory at once).
+    std::vector<PlayedMatch> played(const std::string& name) const;
 
     // Stores the result and its load note in one transaction. No-op if the key is stored.
     void store_result(const std::string& name, const ScheduledMatch& match, const MatchRecord& record,

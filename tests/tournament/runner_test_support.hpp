@@ -60,9 +60,14 @@ inline RunnerOptions quiet(int jobs) {
     return o;
 }
 
-inline std::vector<std::pair<std::string, MatchRecord>> results_by_key(const TournamentOutcome& o) {
+// Every stored result of the tournament, in schedule order.
+inline std::vector<PlayedMatch> stored_played(rating::Store& store, const std::string& name = "unit") {
+    return TournamentStore(store).played(name);
+}
+
+inline std::vector<std::pair<std::string, MatchRecord>> results_by_key(const std::vector<PlayedMatch>& played) {
     std::vector<std::pair<std::string, MatchRecord>> out;
-    for (const auto& p : o.played) {
+    for (const auto& p : played) {
         MatchRecord r = p.record;
         r.started_at.clear();  // timestamps differ between runs; everything else must not
         r.wall_s = 0;
