@@ -1,22 +1,50 @@
 #include "arbiter/tournament/play_and_store.hpp"
 
+#include <algorithm>
+#include <exception>
+
 namespace arb::tournament {
+
+PlayAndStore::PlayAndStore(int jobs, const MatchFunction& play, std::function<bool()> stop_requested,
+                           StoreCompletion store)
+    : pool_(jobs, play, std::move(stop_requested)), store_(std::move(store)) {}
+
+void PlayAndStore::play(Job job) { pool_.push(std::move(job)); }
+
+void PlayAndStore::finished(Completion completion) { pool_.push_finished(std::move(completion)); }
+
+std::size_t PlayAndStore::store_next() {
+    std::vector<Completion> back = pool_.wait();
+    for (Completion& c : back) store_(c);
+    return back.size();
+}
 
 int play_and_store(rating::Store& store, const std::string& tournament, const std::vector<KeyedRequest>& requests,
                    int jobs, const MatchFunction& play, const std::function<bool()>& stop_requested,
                    std::map<std::string, MatchRecord>& stored) {
-    std::vector<MatchRequest> to_play;
-    to_play.reserve(requests.size());
-    for (const KeyedRequest& r : requests) to_play.push_back(r.request);
-    auto results = play_concurrently(to_play, jobs, play, stop_requested);
     int count = 0;
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        if (results[i].error) std::rethrow_exception(results[i].error);
-        if (!results[i].record) continue;  // not started: a stop was requested
-        store.insert_match(*results[i].record, tournament, requests[i].key);
-        stored.emplace(requests[i].key, std::move(*results[i].record));
+    std::exception_ptr error;
+    const int threads = std::max(1, std::min<int>(jobs, static_cast<int>(requests.size())));
+    PlayAndStore stream(threads, play, stop_requested, [&](Completion& c) {
+        if (error) return;  // after a match that could not be played nothing more is stored
+        if (!c.record) {
+            error = c.error;
+            return;
+        }
+        store.insert_match(*c.record, tournament, c.match.key);
+        stored.emplace(c.match.key, std::move(*c.record));
         ++count;
+    });
+    for (const KeyedRequest& r : requests) {
+        Job job;
+        job.match.key = r.key;
+        job.request = r.request;
+        stream.play(std::move(job));
     }
+    while (stream.store_next() > 0)
+        if (error) stream.stop_taking();
+    stream.close();
+    if (error) std::rethrow_exception(error);
     return count;
 }
 

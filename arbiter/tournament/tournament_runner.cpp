@@ -14,6 +14,7 @@
 #include "core/user_error.hpp"
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/match/match_runner.hpp"
+#include "arbiter/tournament/play_and_store.hpp"
 #include "arbiter/tournament/progress.hpp"
 #include "arbiter/tournament/worker_pool.hpp"
 
@@ -178,7 +179,7 @@ private:
     std::map<int, int> open_in_round_;  // scheduled matches without a result, by round (none: absent)
     FaultStreaks streaks_;
     int next_round_ = 0;
-    WorkerPool pool_;
+    PlayAndStore pool_;
     ProgressDisplay progress_;
     PairScores scores_;
     std::deque<Job> pending_;      // scheduled, waiting for their forfeit decision (schedule order)
@@ -192,7 +193,7 @@ TournamentRun::TournamentRun(const TournamentRunner& runner, const TournamentCon
                              const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play)
     : runner_(runner), config_(config), store_(store), options_(options), name_(config.name),
       planner_(make_planner(config, fit)), streaks_(options.forfeits.max_faults),
-      pool_(options.plan_only ? 0 : options.jobs, play, options.stop_requested),
+      pool_(options.plan_only ? 0 : options.jobs, play, options.stop_requested, [this](Completion& c) { take(c); }),
       progress_(options.progress_out ? options.progress_out : stderr, options.progress_on_terminal,
                 options.progress_log_interval_s) {
     outcome_.participants = planner_->participants();
@@ -290,43 +291,37 @@ void TournamentRun::schedule_loop() {
         }
         dispatch();
         if (try_plan_next()) continue;
-        std::vector<Completion> completions = pool_.wait();
-        if (completions.empty()) {
+        if (pool_.store_next() == 0) {
             // Nothing left to run; stop unless a match waits or a round can still be planned.
             if (pool_.running() == 0 && pool_.queued() == 0 && (pending_.empty() || stopped_ || fatal_) &&
                 !(more_to_plan() && rounds_before_complete(next_round_)))
                 break;
             continue;
         }
-        for (auto& c : completions) take(c);
         if (options_.progress_out) progress_.update(progress_state());
     }
 }
 
-// Hands the waiting matches whose forfeit decision is known to the pool, in schedule order;
-// a forfeited match is stored at once. When nothing runs, the first waiting match is decided
-// by definition (everything scheduled before it is stored or could not be played).
+// Hands the waiting matches to the pool in schedule order while their forfeit decision is known
+// (so they are stored in schedule order too); a forfeited match goes in with its result. When
+// nothing runs, the first waiting match is decided by definition (everything scheduled before it
+// is stored or could not be played).
 void TournamentRun::dispatch() {
     if (stopped_ || fatal_) return;
-    for (auto it = pending_.begin(); it != pending_.end();) {
-        const auto forfeiting = forfeiting_bots(options_.forfeits, it->match, streaks_);
-        if (!forfeiting) {
-            ++it;
-            continue;
-        }
-        Job job = std::move(*it);
-        it = pending_.erase(it);
+    while (!pending_.empty()) {
+        const auto forfeiting = forfeiting_bots(options_.forfeits, pending_.front().match, streaks_);
+        if (!forfeiting) return;
+        Job job = std::move(pending_.front());
+        pending_.pop_front();
         if (forfeiting->empty()) {
-            pool_.push(std::move(job));
+            pool_.play(std::move(job));
             continue;
         }
         Completion c;
         c.match = job.match;
         c.record = forfeit_record(options_.forfeits, job.request, *forfeiting);
         c.load = LoadNote{utc_timestamp_now(), 0, options_.jobs, core_count(), 0};
-        take(c);
-        if (stopped_) return;
-        it = pending_.begin();  // a new result may decide matches passed over
+        pool_.finished(std::move(c));
     }
 }
 

@@ -15,15 +15,35 @@ WorkerPool::WorkerPool(int threads, const MatchFunction& play, std::function<boo
 void WorkerPool::push(Job job) {
     {
         std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(job));
+        if (stop_taking_) {
+            done_.emplace(next_order_++, std::nullopt);
+            return;
+        }
+        queue_.push_back({next_order_++, std::move(job)});
     }
     work_cv_.notify_one();
 }
 
+void WorkerPool::push_finished(Completion completion) {
+    {
+        std::lock_guard lock(mutex_);
+        done_.emplace(next_order_++, std::move(completion));
+    }
+    done_cv_.notify_all();
+}
+
 void WorkerPool::stop_taking() {
     std::lock_guard lock(mutex_);
-    stop_taking_ = true;
+    stop_taking_locked();
 }
+
+void WorkerPool::stop_taking_locked() {
+    stop_taking_ = true;
+    for (const Queued& q : queue_) done_.emplace(q.order, std::nullopt);
+    queue_.clear();
+}
+
+bool WorkerPool::releasable() const { return !done_.empty() && done_.begin()->first == next_release_; }
 
 std::size_t WorkerPool::queued() {
     std::lock_guard lock(mutex_);
@@ -37,13 +57,17 @@ int WorkerPool::running() {
 
 std::vector<Completion> WorkerPool::wait() {
     std::unique_lock lock(mutex_);
-    auto ready = [&] { return !done_.empty() || (running_ == 0 && (queue_.empty() || stop_taking_)); };
+    auto ready = [&] { return releasable() || (running_ == 0 && queue_.empty()); };
     while (!ready()) {
         done_cv_.wait_for(lock, std::chrono::milliseconds(100), ready);
-        if (!stop_taking_ && stop_requested_ && stop_requested_()) stop_taking_ = true;
+        if (!stop_taking_ && stop_requested_ && stop_requested_()) stop_taking_locked();
     }
-    std::vector<Completion> out(std::make_move_iterator(done_.begin()), std::make_move_iterator(done_.end()));
-    done_.clear();
+    std::vector<Completion> out;
+    while (releasable()) {
+        auto node = done_.extract(done_.begin());
+        ++next_release_;
+        if (node.mapped()) out.push_back(std::move(*node.mapped()));
+    }
     return out;
 }
 
@@ -62,14 +86,15 @@ void WorkerPool::work() {
     while (true) {
         work_cv_.wait(lock, [&] { return closing_ || (!stop_taking_ && !queue_.empty()); });
         if (!stop_taking_ && stop_requested_ && stop_requested_()) {
-            stop_taking_ = true;
+            stop_taking_locked();
             done_cv_.notify_all();
         }
         if (stop_taking_ || queue_.empty()) {
             if (closing_) return;
             continue;
         }
-        Job job = std::move(queue_.front());
+        const std::uint64_t order = queue_.front().order;
+        Job job = std::move(queue_.front().job);
         queue_.pop_front();
         ++running_;
         Completion c;
@@ -83,7 +108,7 @@ void WorkerPool::work() {
         }
         lock.lock();
         --running_;
-        done_.push_back(std::move(c));
+        done_.emplace(order, std::move(c));
         done_cv_.notify_all();
     }
 }

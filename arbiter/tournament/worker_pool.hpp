@@ -5,7 +5,9 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -36,31 +38,45 @@ struct Completion {
     LoadNote load;
 };
 
+// Completions come back in the order their matches were handed in (a finished match waits for
+// those handed in before it), so whatever stores them stores in that order: match ids do not
+// depend on which match finished first.
 class WorkerPool {
 public:
     WorkerPool(int threads, const MatchFunction& play, std::function<bool()> stop_requested);
     ~WorkerPool() { close(); }
 
     void push(Job job);
-    // No more matches are handed out; running ones finish.
+    // A match with its result already known (a forfeit): it comes back in its turn.
+    void push_finished(Completion completion);
+    // No more matches are handed out; running ones finish. Those never started are passed over.
     void stop_taking();
     std::size_t queued();
     int running();
-    // Waits until a completion is available or nothing is running or queued; returns all ready.
-    // A stop request is polled a few times a second (it comes from a signal handler).
+    // Waits until the next completion in hand-in order is available or nothing is running or
+    // queued; returns every completion ready in order. A stop request is polled a few times a
+    // second (it comes from a signal handler).
     std::vector<Completion> wait();
     void close();
 
 private:
+    struct Queued {
+        std::uint64_t order;
+        Job job;
+    };
     void work();
+    void stop_taking_locked();
+    bool releasable() const;
 
     const MatchFunction& play_;
     const int jobs_;
     const std::function<bool()> stop_requested_;
     std::mutex mutex_;
     std::condition_variable work_cv_, done_cv_;
-    std::deque<Job> queue_;
-    std::deque<Completion> done_;
+    std::deque<Queued> queue_;
+    std::map<std::uint64_t, std::optional<Completion>> done_;  // by hand-in order; nullopt: never started
+    std::uint64_t next_order_ = 0;     // given to the next match handed in
+    std::uint64_t next_release_ = 0;   // the next to come back
     bool closing_ = false;
     bool stop_taking_ = false;
     int running_ = 0;

@@ -8,10 +8,14 @@
 #include <atomic>
 #include <filesystem>
 #include <mutex>
+#include <chrono>
+#include <map>
 #include <set>
+#include <thread>
 
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
+#include "arbiter/tournament/play_and_store.hpp"
 #include "arbiter/tournament/tournament_runner.hpp"
 #include "rating/store_internal.hpp"
 #include "fake_game.hpp"
@@ -245,4 +249,58 @@ TEST_CASE("a stop request (Ctrl-C) lets running matches finish, starts none, and
     CHECK(resumed.played_this_run == 32 - interrupted.played_this_run);
     CHECK(resumed.stored == 32);
     CHECK(results_by_key(stored_played(store)) == results_by_key(stored_played(full_store)));
+}
+
+TEST_CASE("matches are stored in schedule order, whichever finishes first") {
+    const GameDescriptor game = fake_game();
+    auto store = rating::Store::open(temp_db("stored-order").string(), rating::OpenMode::create_or_open);
+    std::atomic<int> calls{0};
+    // Every third match handed out is slow: the two after it finish first.
+    auto slow_now_and_then = [&](const MatchRequest& r) {
+        if (++calls % 3 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(40));
+        return fake_match(r);
+    };
+    RunnerOptions o = quiet(3);
+    o.forfeits.max_faults = 2;  // decisions wait for earlier results: still schedule order
+    const auto outcome = TournamentRunner(config_of(8, 4, 2), game, store, slow_now_and_then, simple_fit, o).run();
+    REQUIRE(outcome.complete);
+    std::vector<std::string> by_id, by_schedule;
+    for (const auto& m : store.matches()) by_id.push_back(m.schedule_key.value_or(""));
+    for (const auto& p : stored_played(store)) by_schedule.push_back(p.scheduled.key);
+    CHECK(by_id.size() == 32);
+    CHECK(by_id == by_schedule);
+}
+
+TEST_CASE("play_and_store stores in the order asked, and an unplayable match after the ones before it") {
+    auto store = rating::Store::open(temp_db("play-and-store").string(), rating::OpenMode::create_or_open);
+    std::vector<KeyedRequest> requests;
+    for (int i = 0; i < 7; ++i) {
+        MatchRequest r;
+        r.game = "fake";
+        r.seed = static_cast<std::uint64_t>(i);
+        for (int b = 0; b < 2; ++b) r.bots.push_back(parse_bot_spec("name=bot" + std::to_string(b) + " cmd=/bin/true"));
+        requests.push_back({"batch/" + std::to_string(i), r});
+    }
+    auto slow_first = [](const MatchRequest& r) {
+        if (r.seed == 0) std::this_thread::sleep_for(std::chrono::milliseconds(40));
+        return fake_match(r);
+    };
+    std::map<std::string, MatchRecord> stored;
+    CHECK(play_and_store(store, "batch", requests, 3, slow_first, {}, stored) == 7);
+    std::vector<std::string> by_id;
+    for (const auto& m : store.matches()) by_id.push_back(m.schedule_key.value_or(""));
+    REQUIRE(by_id.size() == 7);
+    for (int i = 0; i < 7; ++i) CHECK(by_id[i] == "batch/" + std::to_string(i));
+    CHECK(stored.size() == 7);
+
+    // Match 3 cannot be played: 0..2 are stored, then its error comes back.
+    auto store2 = rating::Store::open(temp_db("play-and-store-error").string(), rating::OpenMode::create_or_open);
+    auto third_fails = [](const MatchRequest& r) {
+        if (r.seed == 3) throw std::runtime_error("lost the process table");
+        return fake_match(r);
+    };
+    std::map<std::string, MatchRecord> stored2;
+    CHECK_THROWS_AS(play_and_store(store2, "batch", requests, 1, third_fails, {}, stored2), std::runtime_error);
+    CHECK(store2.match_count() == 3);
+    CHECK(stored2.size() == 3);
 }
