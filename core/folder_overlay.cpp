@@ -69,14 +69,8 @@ public:
     gid_t owner_gid = 0;
 
     void folder(int upper, int host, int depth) {
-        DIR* listing = ::fdopendir(::dup(upper));
-        if (listing == nullptr) return skip("cannot list a folder", errno);
         std::vector<std::string> names;
-        while (const dirent* entry = ::readdir(listing)) {
-            const std::string name = entry->d_name;
-            if (name != "." && name != "..") names.push_back(name);
-        }
-        ::closedir(listing);
+        if (!list(upper, names)) return skip("cannot list a folder", errno);
         std::sort(names.begin(), names.end());
         for (const std::string& name : names) entry(upper, host, name, depth);
     }
@@ -89,14 +83,8 @@ public:
             if (depth >= kMaxDepth) return skip("folders nested too deep", ELOOP);
             const UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
             if (!sub.valid()) return skip("cannot open a folder to remove", errno);
-            DIR* listing = ::fdopendir(::dup(sub.get()));
-            if (listing == nullptr) return skip("cannot list a folder to remove", errno);
             std::vector<std::string> names;
-            while (const dirent* entry = ::readdir(listing)) {
-                const std::string child = entry->d_name;
-                if (child != "." && child != "..") names.push_back(child);
-            }
-            ::closedir(listing);
+            if (!list(sub.get(), names)) return skip("cannot list a folder to remove", errno);
             for (const std::string& child : names) remove(sub.get(), child, depth + 1);
             if (::unlinkat(dir, name.c_str(), AT_REMOVEDIR) != 0) return skip("cannot remove a folder", errno);
         } else if (::unlinkat(dir, name.c_str(), 0) != 0) {
@@ -105,6 +93,18 @@ public:
     }
 
 private:
+    // The names in a folder but "." and "..", read through a descriptor of its own.
+    static bool list(int dir, std::vector<std::string>& names) {
+        DIR* listing = ::fdopendir(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (listing == nullptr) return false;
+        while (const dirent* entry = ::readdir(listing)) {
+            const std::string name = entry->d_name;
+            if (name != "." && name != "..") names.push_back(name);
+        }
+        ::closedir(listing);
+        return true;
+    }
+
     void skip(const char* what, int error) {
         ++result.skipped;
         if (result.error.empty()) result.error = std::string(what) + ": " + std::strerror(error);
