@@ -1,6 +1,7 @@
 // Benchmarks of the process layer (docs/benchmarks/core.md). Usage:
 //   bench_core overhead RAW_ECHO ROUNDS            round trip through ProcessTable::ask
-//   bench_core spawn RAW_ECHO TIMES                spawn-to-first-reply and teardown (close)
+//   bench_core spawn RAW_ECHO TIMES [DIR]          spawn-to-first-reply and teardown (close); with DIR,
+//                                                  the bot has that folder of its own (dir=)
 //   bench_core timeouts FAULT_BOT REQUESTS LIMIT_MS REPLY_MS LOAD_PROCS GRACE_MS
 //        REQUESTS asks with a LIMIT_MS per-request limit to a bot answering after REPLY_MS,
 //        while LOAD_PROCS busy-loop processes load the cores; counts timeouts (all false).
@@ -66,12 +67,13 @@ int overhead(const std::string& echo, int rounds) {
     return 0;
 }
 
-int spawn(const std::string& echo, int times) {
+int spawn(const std::string& echo, int times, const std::string& dir) {
     std::vector<double> first_reply, teardown;
     for (int i = 0; i < times; ++i) {
         TimeControl tc;
         tc.per_request = std::chrono::seconds(5);
         std::vector<SeatLaunch> seats{seat(echo, tc)};
+        seats[0].bot.dir = dir;
         const auto start = SteadyClock::now();
         auto table = ProcessTable::launch(std::move(seats), TableOptions{});
         const Reply reply = table->ask(0, "hello\n", one_line_framer());
@@ -134,7 +136,8 @@ int timeouts(const std::string& fault_bot, int requests, int limit_ms, int reply
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.size() == 3 && args[0] == "overhead") return overhead(args[1], std::stoi(args[2]));
-    if (args.size() == 3 && args[0] == "spawn") return spawn(args[1], std::stoi(args[2]));
+    if ((args.size() == 3 || args.size() == 4) && args[0] == "spawn")
+        return spawn(args[1], std::stoi(args[2]), args.size() == 4 ? args[3] : "");
     if (args.size() == 7 && args[0] == "timeouts") {
         return timeouts(args[1], std::stoi(args[2]), std::stoi(args[3]), std::stoi(args[4]), std::stoi(args[5]),
                         std::stoi(args[6]));
