@@ -161,7 +161,8 @@ std::filesystem::path resolve_executable(const BotSpec& bot) {
             throw UserError("bot '" + bot.name + "': executable '" + p.string() +
                             "' not found or not executable");
         }
-        return p;
+        // Absolute: a confined bot starts in a view whose working folder is not the arbiter's.
+        return std::filesystem::absolute(p);
     }
     if (auto found = find_in_path(program)) return *found;
     throw UserError("bot '" + bot.name + "': executable '" + program + "' not found in PATH");

@@ -264,6 +264,21 @@ TEST_CASE("a confined bot named by a path through another folder of /tmp ('bin/.
     }
 }
 
+TEST_CASE("a bot named by a path relative to the arbiter's folder, without a folder of its own, runs under every sandbox") {
+    std::vector<SandboxMode> all = confined_modes(HOSTILE_BOT_PATH);
+    all.push_back(SandboxMode::none);
+    for (const SandboxMode mode : all) {
+        INFO("sandbox " << to_string(mode));
+        // The view's working folder is an empty one of the arbiter's name: the program is found
+        // by its resolved path, not relative to it.
+        const auto root = scratch_dir("confined-relative");
+        std::filesystem::copy_file(HOSTILE_BOT_PATH, root / "bot");
+        const auto relative = std::filesystem::relative(root / "bot");
+        REQUIRE(relative.is_relative());
+        CHECK(hello_from(mode, relative) == "echo hello");
+    }
+}
+
 TEST_CASE("a confined bot has no capabilities, sees its own processes only, and has the usual devices") {
     for (const SandboxMode mode : confined_modes(HOSTILE_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));
