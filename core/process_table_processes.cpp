@@ -282,7 +282,7 @@ void ProcessTableImpl::write_back_folder(int s) {
     const FolderWriteBack done = seat.process.folder_scratch.write_back();
     spdlog::debug("seat {}: {} entries of its folder written back, {} removed", seat.launch.info.label, done.written,
                   done.removed);
-    if (done.skipped > 0 || (done.written == 0 && !done.error.empty()))
+    if (!done.error.empty())  // an entry skipped, or the scratch or folder not opened
         spdlog::warn("bot '{}': {} of its folder's changes not written back to {}: {}", seat.launch.bot.name,
                      std::max(done.skipped, 1), seat.process.folder_scratch.folder.string(), done.error);
 }
