@@ -1,8 +1,6 @@
 #include "arbiter/view/koehandel_view.hpp"
 
-#include <charconv>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,6 +9,8 @@
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
 #include "rules/koehandel/koehandel_engine.hpp"
+#include "rules/koehandel/koehandel_play.hpp"
+#include "rules/koehandel/koehandel_replay.hpp"
 #include "rules/koehandel/koehandel_referee.hpp"
 #include "rules/registry.hpp"
 
@@ -21,52 +21,23 @@ namespace fs = std::filesystem;
 namespace kh = arb::koehandel;
 using nlohmann::json;
 
-constexpr std::size_t kMaxLogBytes = std::size_t{64} << 20;
-
-struct SeatLog {
-    fs::path path;
-    std::vector<std::string> lines;
-    std::size_t next = 0;
-
-    bool at(std::string_view prefix) const { return next < lines.size() && lines[next].rfind(prefix, 0) == 0; }
-};
-
-SeatLog read_seat_log(const fs::path& folder, int seat) {
-    const std::string prefix = fmt::format("player{}-", seat + 1);
-    std::error_code ec;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.rfind(prefix, 0) != 0 || it->path().extension() != ".log") continue;
-        SeatLog log{it->path(), {}, 0};
-        std::istringstream in(read_text_file(it->path(), kMaxLogBytes));
-        for (std::string line; std::getline(in, line);) log.lines.push_back(line);
-        return log;
-    }
-    throw UserError(fmt::format("{}: no {}*.log (the match's player logs)", folder.string(), prefix));
-}
-
-// The market every request names, from seat 1's first request ("> /?market=M&id=1&...").
-std::uint64_t market_of(const SeatLog& log) {
-    const std::string key = "> /?market=";
-    std::uint64_t market = 0;
-    if (!log.lines.empty() && log.lines[0].rfind(key, 0) == 0) {
-        const char* first = log.lines[0].data() + key.size();
-        const auto [end, ec] = std::from_chars(first, log.lines[0].data() + log.lines[0].size(), market);
-        if (ec == std::errc() && (*end == '&')) return market;
-    }
-    throw UserError(log.path.string() + ":1: not a Koehandel player log (no '> /?market=...' request)");
-}
-
-// The seats answer as their logs say; what they were told and asked is checked against the logs.
-class LoggedPlayers : public kh::Players {
+// The replay's events for the page: what each seat was told and asked, with its replies, its
+// default actions and the referee's notes of its failed replies.
+class ViewedPlayers : public kh::LoggedPlayers {
 public:
-    LoggedPlayers(std::vector<SeatLog> logs, int bots, std::uint64_t market)
-        : logs_(std::move(logs)), bots_(bots), market_(market) {}
+    ViewedPlayers(std::vector<kh::SeatLog> logs, int bots, std::uint64_t market)
+        : LoggedPlayers(std::move(logs), bots, market), bots_(bots) {}
 
-    void tell(int seat, const kh::Message& message) override {
-        expect(seat, message);
-        SeatLog& notified = logs_[static_cast<std::size_t>(seat)];
-        if (notified.at("< (")) ++notified.next;  // a notification's failed answer (its fault note follows)
+    json take_events() { return std::exchange(events_, json::array()); }
+
+private:
+    void on_note(int seat, const std::string& line) override {
+        // "# fault 2 of 3: notification receive timeout", "# out: 3 failed replies (...)"
+        const bool out = line.starts_with("# out: ");
+        events_.push_back({{"seat", seat}, {"type", out ? "out" : "fault"}, {"text", line.substr(out ? 7 : 2)}});
+    }
+
+    void on_tell(int seat, const kh::Message& message) override {
         const bool interesting = message.type == "receive" || message.type == "collect" ||
                                  (message.type == "information" && message.message == "bluffed");
         if (!interesting) return;
@@ -78,69 +49,13 @@ public:
         events_.push_back(std::move(e));
     }
 
-    std::optional<kh::Fields> ask(int seat, const kh::Message& message) override {
-        expect(seat, message);
-        SeatLog& log = logs_[static_cast<std::size_t>(seat)];
-        if (log.at("< ")) {
-            const std::string reply = log.lines[log.next++].substr(2);
-            const bool failed = reply.size() > 2 && reply.front() == '(' && reply.back() == ')';
-            events_.push_back(event(seat, message, failed ? json(nullptr) : json(reply)));
-            events_.back()["asked"] = true;
-            if (failed) return std::nullopt;
-            return kh::parse_query(reply);
-        }
-        events_.push_back(event(seat, message, nullptr));
+    void on_ask(int seat, const kh::Message& message, const std::optional<std::string>& reply) override {
+        events_.push_back(event(seat, message, reply ? json(*reply) : json(nullptr)));
         events_.back()["asked"] = true;
-        if (seat >= bots_) return kh::Fields{};  // a house seat passes on everything
-        return std::nullopt;                     // a seat that is out
     }
 
-    void adjudicated(int seat, const std::string& what) override {
-        SeatLog& log = logs_[static_cast<std::size_t>(seat)];
-        skip_out_notes(seat);
-        if (!log.at("# default: " + what)) mismatch(seat, "# default: " + what);
-        ++log.next;
+    void on_default(int seat, const std::string& what) override {
         if (seat < bots_) events_.push_back({{"seat", seat}, {"type", "default"}, {"text", what}});
-    }
-
-    json take_events() { return std::exchange(events_, json::array()); }
-
-    // Every log read to its end once the game is over.
-    void check_finished() {
-        for (int s = 0; s < kh::kSeats; ++s) {
-            skip_out_notes(s);
-            const SeatLog& log = logs_[static_cast<std::size_t>(s)];
-            if (log.next < log.lines.size() && !log.lines[log.next].empty())
-                throw UserError(fmt::format("{}:{}: the log goes on after the game replayed from the record's seed ended",
-                                            log.path.string(), log.next + 1));
-        }
-    }
-
-private:
-    void skip_out_notes(int seat) {
-        SeatLog& log = logs_[static_cast<std::size_t>(seat)];
-        // A failed reply is a fault ("# fault 2 of 3: notification receive timeout"); enough of
-        // them put the seat out.
-        while (log.at("# out: ") || log.at("# fault ")) {
-            const bool out = log.at("# out: ");
-            events_.push_back({{"seat", seat}, {"type", out ? "out" : "fault"}, {"text", log.lines[log.next].substr(out ? 7 : 2)}});
-            ++log.next;
-        }
-    }
-
-    [[noreturn]] void mismatch(int seat, const std::string& want) const {
-        const SeatLog& log = logs_[static_cast<std::size_t>(seat)];
-        throw UserError(fmt::format("{}:{}: the log has '{}' where the game replayed from the record's seed has '{}'",
-                                    log.path.string(), log.next + 1,
-                                    log.next < log.lines.size() ? log.lines[log.next] : "its end", want));
-    }
-
-    void expect(int seat, const kh::Message& message) {
-        skip_out_notes(seat);
-        const std::string want = "> " + kh::request_text(message, market_, seat);
-        SeatLog& log = logs_[static_cast<std::size_t>(seat)];
-        if (log.next >= log.lines.size() || log.lines[log.next] != want) mismatch(seat, want);
-        ++log.next;
     }
 
     // A message in absolute seats: the relative letters of opponent and auctioneer resolved.
@@ -156,9 +71,7 @@ private:
         return e;
     }
 
-    std::vector<SeatLog> logs_;
     int bots_;
-    std::uint64_t market_;
     json events_ = json::array();
 };
 
@@ -185,17 +98,27 @@ kh::Options options_of(const MatchRecord& record) {
 }  // namespace
 
 json koehandel_replay(const MatchRecord& record, const fs::path& logs) {
-    std::vector<SeatLog> seat_logs;
-    for (int s = 0; s < kh::kSeats; ++s) seat_logs.push_back(read_seat_log(logs, s));
-    const std::uint64_t market = market_of(seat_logs[0]);
-    LoggedPlayers players(std::move(seat_logs), static_cast<int>(record.participants.size()), market);
-    kh::Game game(options_of(record), players);
+    std::vector<kh::SeatLog> seat_logs;
+    for (int s = 0; s < kh::kSeats; ++s) seat_logs.push_back(kh::read_seat_log(logs, s));
+    const std::uint64_t market = kh::logged_market(seat_logs[0]);
+    ViewedPlayers players(std::move(seat_logs), static_cast<int>(record.participants.size()), market);
+    kh::Game game(options_of(record));
     json turns = json::array();
-    game.begin();
-    turns.push_back(snapshot(game.state(), players.take_events()));
-    while (game.play_turn()) turns.push_back(snapshot(game.state(), players.take_events()));
-    game.finish();
-    players.check_finished();
+    try {
+        kh::begin(game, players);
+        turns.push_back(snapshot(game.state(), players.take_events()));
+        while (kh::play_turn(game, players)) turns.push_back(snapshot(game.state(), players.take_events()));
+        kh::finish(game, players);
+    } catch (const kh::LogDifference& d) {
+        throw UserError(fmt::format("{}:{}: the log has '{}' where the game replayed from the record's seed has '{}'",
+                                    d.path.string(), d.line, d.has, d.want));
+    }
+    try {
+        players.check_finished();
+    } catch (const kh::LogDifference& d) {
+        throw UserError(fmt::format("{}:{}: the log goes on after the game replayed from the record's seed ended",
+                                    d.path.string(), d.line));
+    }
     return {{"seats", kh::kSeats}, {"turns", std::move(turns)}, {"end_reason", game.state().end_reason}};
 }
 

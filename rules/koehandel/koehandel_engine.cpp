@@ -82,7 +82,7 @@ Fields parse_query(std::string_view body) {
     return fields;
 }
 
-Game::Game(Options options, Players& players) : options_(options), players_(players) {
+Game::Game(Options options) : options_(options) {
     Rng rng(options_.seed);
     for (int k = 0; k < kKinds; ++k)
         for (int c = 0; c < kCardsPerKind; ++c) state_.deck.push_back(k);
@@ -90,27 +90,46 @@ Game::Game(Options options, Players& players) : options_(options), players_(play
     for (auto& p : state_.players) p.money = starting_money();
     state_.bank = Money{0, 0, kSeats, kSeats, kSeats, kSeats};
     state_.turn_player = static_cast<int>(rng.below(kSeats));
+    for (int s = 0; s < kSeats; ++s) tell(s, Message{.type = "information", .message = "begin"});
 }
 
-void Game::play() {
-    begin();
-    while (play_turn()) {
+void Game::advance(std::optional<Fields> answer) {
+    if (phase_ == Phase::over) return;
+    const Phase phase = phase_;
+    wait_ = Wait{};
+    switch (phase) {
+    case Phase::between_turns: next_turn(); break;
+    case Phase::start: on_start(answer); break;
+    case Phase::bid: on_bid(answer); break;
+    case Phase::right_to_buy: on_right_to_buy(answer); break;
+    case Phase::collect: on_collect(answer); break;
+    case Phase::counter: on_counter(answer); break;
+    case Phase::reoffer: on_reoffer(answer); break;
+    case Phase::over: break;
     }
-    finish();
 }
 
-void Game::begin() {
-    for (int s = 0; s < kSeats; ++s) players_.tell(s, Message{.type = "information", .message = "begin"});
+void Game::tell(int seat, Message message) { wait_.deliver.push_back(Notice{.seat = seat, .message = std::move(message)}); }
+
+void Game::adjudicate(int seat, std::string what) {
+    wait_.deliver.push_back(Notice{.seat = seat, .default_action = std::move(what)});
 }
 
-bool Game::play_turn() {
-    if (state_.over) return false;
+void Game::ask(int seat, Message message, Phase phase) {
+    wait_.question = Question{seat, std::move(message)};
+    phase_ = phase;
+}
+
+void Game::tell_others(int except_a, int except_b, const std::function<Message(int)>& make) {
+    for (int s = 0; s < kSeats; ++s)
+        if (s != except_a && s != except_b) tell(s, make(s));
+}
+
+void Game::next_turn() {
+    if (state_.over) return end();
     if (!state_.deck.empty()) {
-        const int seat = state_.turn_player;
-        play_stock_turn(seat);
-        state_.turn_player = (seat + 1) % kSeats;
-        ++state_.turns;
-        return true;
+        turn_ = Turn{.seat = state_.turn_player, .deck_empty = false};
+        return ask(turn_.seat, Message{.type = "start"}, Phase::start);
     }
     // Deck empty: only trades; players without a possible trade are skipped, barred ones too.
     for (int step = 0; step < kSeats; ++step) {
@@ -119,54 +138,40 @@ bool Game::play_turn() {
         if (state_.trade_turns >= options_.max_trade_turns) {
             state_.over = true;
             state_.end_reason = "cap";
-            return false;
+            return end();
         }
-        play_trade_turn(seat);
-        state_.turn_player = (seat + 1) % kSeats;
-        ++state_.turns;
-        ++state_.trade_turns;
-        return true;
+        turn_ = Turn{.seat = seat, .deck_empty = true};
+        return ask(seat, Message{.type = "start"}, Phase::start);
     }
     state_.over = true;
     state_.end_reason = "complete";
-    return false;
+    end();
 }
 
-void Game::play_stock_turn(int seat) {
-    const auto reply = players_.ask(seat, Message{.type = "start"});
-    if (!reply) {
-        players_.adjudicated(seat, "start: no reply, auction");
-    } else if (field(*reply, "type") == "trade") {
-        const std::string error = trade_error(seat, *reply);
-        if (error.empty()) {
-            const int opponent = *seat_of_letter(seat, field(*reply, "opponent"));
-            trade(seat, opponent, *kind_of(field(*reply, "goods")[0]), *parse_cards(field(*reply, "money")));
-            return;
-        }
-        players_.tell(seat, Message{.type = "information", .message = error});
-        players_.adjudicated(seat, "start: invalid trade (" + error + "), auction");
-    }
-    auction(seat);
+void Game::end_turn() {
+    state_.turn_player = (turn_.seat + 1) % kSeats;
+    ++state_.turns;
+    if (turn_.deck_empty) ++state_.trade_turns;
+    phase_ = Phase::between_turns;
 }
 
-bool Game::play_trade_turn(int seat) {
-    const auto reply = players_.ask(seat, Message{.type = "start"});
-    std::string why = "no reply";
-    if (reply && field(*reply, "type") == "trade") {
-        const std::string error = trade_error(seat, *reply);
-        if (error.empty()) {
-            const int opponent = *seat_of_letter(seat, field(*reply, "opponent"));
-            trade(seat, opponent, *kind_of(field(*reply, "goods")[0]), *parse_cards(field(*reply, "money")));
-            return true;
-        }
-        players_.tell(seat, Message{.type = "information", .message = error});
-        why = "invalid trade (" + error + ")";
-    } else if (reply) {
-        why = "no trade asked";
+void Game::on_start(const std::optional<Fields>& reply) {
+    const int seat = turn_.seat;
+    const bool wants_trade = reply && field(*reply, "type") == "trade";
+    const std::string error = wants_trade ? trade_error(seat, *reply) : "";
+    if (wants_trade && error.empty())
+        return start_trade(seat, *seat_of_letter(seat, field(*reply, "opponent")), *kind_of(field(*reply, "goods")[0]),
+                           *parse_cards(field(*reply, "money")));
+    if (wants_trade) tell(seat, Message{.type = "information", .message = error});
+    const std::string why = !reply ? "no reply" : wants_trade ? "invalid trade (" + error + ")" : "no trade asked";
+    if (!turn_.deck_empty) {
+        // While the deck lasts anything but a valid trade is an auction (one asked for is no default).
+        if (!reply || wants_trade) adjudicate(seat, "start: " + why + ", auction");
+        return start_auction(seat);
     }
     state_.players[seat].barred = true;
-    players_.adjudicated(seat, "start with the deck empty: " + why + ", barred from starting trades");
-    return false;
+    adjudicate(seat, "start with the deck empty: " + why + ", barred from starting trades");
+    end_turn();
 }
 
 std::string Game::trade_error(int initiator, const Fields& reply) const {
@@ -181,7 +186,9 @@ std::string Game::trade_error(int initiator, const Fields& reply) const {
     return "";
 }
 
-void Game::finish() {
+void Game::end() {
+    wait_ = Wait{};
+    phase_ = Phase::over;
     const auto s = scores();
     for (int r = 0; r < kSeats; ++r) {
         std::string text;
@@ -189,7 +196,7 @@ void Game::finish() {
             const int seat = (r + k) % kSeats;
             text += relative_letter(r, seat) + std::to_string(s[seat]);
         }
-        players_.tell(r, Message{.type = "end", .message = text});
+        tell(r, Message{.type = "end", .message = text});
     }
 }
 
@@ -197,11 +204,6 @@ std::array<int, kSeats> Game::scores() const {
     std::array<int, kSeats> s{};
     for (int p = 0; p < kSeats; ++p) s[p] = score_of(state_.players[p]);
     return s;
-}
-
-void Game::tell_others(int except_a, int except_b, const std::function<Message(int)>& make) {
-    for (int s = 0; s < kSeats; ++s)
-        if (s != except_a && s != except_b) players_.tell(s, make(s));
 }
 
 }  // namespace arb::koehandel

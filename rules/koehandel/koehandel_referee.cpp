@@ -1,13 +1,12 @@
 #include "rules/koehandel/koehandel_referee.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <memory>
 
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
-#include "rules/koehandel/koehandel_verify.hpp"
+#include "rules/koehandel/koehandel_play.hpp"
+#include "rules/koehandel/koehandel_replay.hpp"
 #include "rules/seat_faults.hpp"
 
 namespace arb::koehandel {
@@ -15,29 +14,29 @@ namespace {
 
 constexpr std::size_t kDetailNotes = 3;  // default actions quoted in a participant's detail
 
+// The player logs' names: the bots', then "house".
+std::vector<std::string> seat_names(Table& table, int bots) {
+    std::vector<std::string> names;
+    for (int s = 0; s < kSeats; ++s) names.push_back(s < bots ? table.info(s).bot_name : "house");
+    return names;
+}
+
 // The engine's players over the table: bots on seats 0..bots-1, house bots on the rest.
 class TablePlayers : public Players {
 public:
     TablePlayers(Table& table, int bots, std::uint64_t market, int max_faults, const std::filesystem::path& log_dir)
         : table_(table), bots_(bots), market_(market), max_faults_(max_faults), notes_(kSeats), defaults_(kSeats),
-          failures_(kSeats) {
-        if (log_dir.empty()) return;
-        std::filesystem::create_directories(log_dir);
-        for (int s = 0; s < kSeats; ++s) {
-            const std::string name = s < bots_ ? table_.info(s).bot_name : "house";
-            logs_.push_back(std::make_unique<std::ofstream>(log_dir / fmt::format("player{}-{}.log", s + 1, name)));
-        }
-    }
+          failures_(kSeats), logs_(log_dir, log_dir.empty() ? std::vector<std::string>{} : seat_names(table, bots)) {}
 
     // A notification is a request like a decision (the seed's time limit is per request): its
     // answer is read and ignored, and a late or failed one is a fault like a decision's.
     void tell(int seat, const Message& message) override {
         const std::string text = request_text(message, market_, seat);
-        log(seat, "> " + text);
+        logs_.request(seat, text);
         if (seat >= bots_ || !table_.alive(seat)) return;
         const Reply reply = table_.ask(seat, text, [](std::string_view) { return Frame::skip; });
         if (!reply.ok()) {
-            log(seat, std::string("< (") + to_string(reply.status) + ")");
+            logs_.failed_reply(seat, reply.status);
             ++notification_failures_[seat];
             count_failure(seat, reply.status, "notification " + message.type);
         }
@@ -45,21 +44,21 @@ public:
 
     std::optional<Fields> ask(int seat, const Message& message) override {
         const std::string text = request_text(message, market_, seat);
-        log(seat, "> " + text);
+        logs_.request(seat, text);
         if (seat >= bots_) return Fields{};  // a house bot passes on everything
         if (!table_.alive(seat)) return std::nullopt;
         const Reply reply = table_.ask(seat, text, one_line_framer());
         if (!reply.ok()) {
-            log(seat, std::string("< (") + to_string(reply.status) + ")");
+            logs_.failed_reply(seat, reply.status);
             count_failure(seat, reply.status, "decision " + message.type);
             return std::nullopt;
         }
-        log(seat, "< " + reply.first_line());
+        logs_.reply(seat, reply.first_line());
         return parse_query(reply.first_line());
     }
 
     void adjudicated(int seat, const std::string& what) override {
-        log(seat, "# default: " + what);
+        logs_.default_action(seat, what);
         if (seat >= bots_) return;
         ++defaults_[seat];
         if (notes_[seat].size() < kDetailNotes) notes_[seat].push_back(what);
@@ -81,7 +80,7 @@ private:
         ++failures_[seat];
         const std::string fault = fmt::format("fault {}{}: {} {}", failures_[seat],
                                               max_faults_ == 0 ? "" : fmt::format(" of {}", max_faults_), what, to_string(status));
-        log(seat, "# " + fault);
+        logs_.note(seat, fault);
         table_.note(fmt::format("seat {} {}", seat + 1, fault));
         const SeatFault failed = seat_fault(table_, seat, status);
         if (!table_.alive(seat)) {
@@ -91,13 +90,9 @@ private:
         }
         if (max_faults_ == 0 || failures_[seat] < max_faults_) return;
         const std::string detail = fmt::format("{} failed replies (the last: {})", failures_[seat], to_string(status));
-        log(seat, "# out: " + detail);
+        logs_.note(seat, "out: " + detail);
         out_[seat] = failed;
         table_.retire(seat, failed.status, detail);
-    }
-
-    void log(int seat, const std::string& line) {
-        if (!logs_.empty()) *logs_[seat] << line << '\n';
     }
 
     Table& table_;
@@ -109,7 +104,7 @@ private:
     std::vector<int> failures_;
     std::vector<int> notification_failures_ = std::vector<int>(kSeats);
     std::vector<SeatFault> out_ = std::vector<SeatFault>(kSeats);
-    std::vector<std::unique_ptr<std::ofstream>> logs_;
+    PlayerLogs logs_;
 };
 
 }  // namespace
@@ -172,8 +167,8 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     // The logs' match file first: `arbiter verify koehandel` replays them from it.
     if (!request.replay_path.empty()) write_match_file(request.replay_path, request);
     TablePlayers players(table, bots, market_of(request.seed), max_faults(request), request.replay_path);
-    Game game(engine_options(request), players);
-    game.play();
+    Game game(engine_options(request));
+    play(game, players);
     const auto scores = game.scores();
     RefereeResult result;
     result.turns = game.state().turns;

@@ -18,73 +18,87 @@ std::optional<Cards> Game::read_offer(const std::optional<Fields>& reply, int se
     return offer;
 }
 
-void Game::trade(int initiator, int opponent, int kind, const Cards& first_offer) {
+void Game::start_trade(int initiator, int opponent, int kind, const Cards& offer) {
     const auto& a = state_.players[initiator];
     const auto& b = state_.players[opponent];
+    trade_ = Trade{};
+    trade_.initiator = initiator;
+    trade_.opponent = opponent;
+    trade_.kind = kind;
     // Ruling 14: two cards only when both hold exactly two.
-    const int count = a.animals[kind] == 2 && b.animals[kind] == 2 ? 2 : 1;
-    const std::string goods(static_cast<std::size_t>(count), kind_letter(kind));
-    Cards offer = first_offer;
-    for (int round = 0; round < 2; ++round) {
-        const std::string tie = round == 0 ? "" : "equal_bid";
-        if (round == 1) {
-            // Ruling 13: after a tie the initiator offers again; an invalid offer loses at once.
-            const auto reply = players_.ask(initiator, Message{.type = "trade", .opponent = rel(initiator, opponent), .goods = goods, .message = tie});
-            const auto again = read_offer(reply, initiator);
-            if (!again) {
-                players_.adjudicated(initiator, reply ? "trade re-offer not valid, the trade is lost" : "trade re-offer: no reply, the trade is lost");
-                settle_trade(opponent, initiator, kind, count, Cards{}, Cards{});
-                return;
-            }
-            offer = *again;
-        }
-        const auto reply = players_.ask(opponent, Message{.type = "trade",
-                                                          .opponent = rel(opponent, initiator),
-                                                          .goods = goods,
-                                                          .money = q_text(card_count(offer.money)),
-                                                          .message = tie});
-        const auto it = reply ? reply->find("money") : Fields::const_iterator{};
-        const bool countered = reply && it != reply->end() && !it->second.empty();
-        if (!reply) players_.adjudicated(opponent, "challenged: no reply, offer accepted");
-        const auto counter = countered ? read_offer(reply, opponent) : std::nullopt;
-        if (countered && !counter) {
-            // Seed: an invalid counter-offer loses the trade at once.
-            players_.tell(opponent, Message{.type = "information", .message = "invalid_bid"});
-            players_.adjudicated(opponent, "counter-offer '" + it->second + "' not valid, offer accepted");
-        }
-        if (!counter) {
-            settle_trade(initiator, opponent, kind, count, offer, Cards{});
-            return;
-        }
-        const int mine = money_value(offer.money), theirs = money_value(counter->money);
-        if (mine != theirs) {
-            const bool initiator_wins = mine > theirs;
-            const int winner = initiator_wins ? initiator : opponent;
-            const int loser = initiator_wins ? opponent : initiator;
-            const Cards& winner_offer = initiator_wins ? offer : *counter;
-            const Cards& loser_offer = initiator_wins ? *counter : offer;
-            settle_trade(winner, loser, kind, count, winner_offer,
-                         options_.edition == Edition::second ? loser_offer : Cards{});
-            return;
-        }
-    }
-    // Ruling 13: a second tie gives the initiator the animals, and no money moves.
-    settle_trade(initiator, opponent, kind, count, Cards{}, Cards{});
+    trade_.count = a.animals[kind] == 2 && b.animals[kind] == 2 ? 2 : 1;
+    trade_.goods = std::string(static_cast<std::size_t>(trade_.count), kind_letter(kind));
+    trade_.offer = offer;
+    ask_counter();
 }
 
-void Game::settle_trade(int winner, int loser, int kind, int count, const Cards& winner_pays, const Cards& loser_pays) {
-    const std::string goods(static_cast<std::size_t>(count), kind_letter(kind));
+// The challenged player is asked for its counter-offer; after a tie, again (ruling 13).
+void Game::ask_counter() {
+    const Trade& t = trade_;
+    ask(t.opponent,
+        Message{.type = "trade",
+                .opponent = rel(t.opponent, t.initiator),
+                .goods = t.goods,
+                .money = q_text(card_count(t.offer.money)),
+                .message = t.round == 0 ? "" : "equal_bid"},
+        Phase::counter);
+}
+
+void Game::on_counter(const std::optional<Fields>& reply) {
+    Trade& t = trade_;
+    const auto it = reply ? reply->find("money") : Fields::const_iterator{};
+    const bool countered = reply && it != reply->end() && !it->second.empty();
+    if (!reply) adjudicate(t.opponent, "challenged: no reply, offer accepted");
+    const auto counter = countered ? read_offer(reply, t.opponent) : std::nullopt;
+    if (countered && !counter) {
+        // Seed: an invalid counter-offer loses the trade at once.
+        tell(t.opponent, Message{.type = "information", .message = "invalid_bid"});
+        adjudicate(t.opponent, "counter-offer '" + it->second + "' not valid, offer accepted");
+    }
+    if (!counter) return settle_trade(t.initiator, t.opponent, t.offer, Cards{});
+    const int mine = money_value(t.offer.money), theirs = money_value(counter->money);
+    if (mine != theirs) {
+        const bool initiator_wins = mine > theirs;
+        const int winner = initiator_wins ? t.initiator : t.opponent;
+        const int loser = initiator_wins ? t.opponent : t.initiator;
+        const Cards& winner_offer = initiator_wins ? t.offer : *counter;
+        const Cards& loser_offer = initiator_wins ? *counter : t.offer;
+        return settle_trade(winner, loser, winner_offer, options_.edition == Edition::second ? loser_offer : Cards{});
+    }
+    // Ruling 13: a second tie gives the initiator the animals, and no money moves.
+    if (t.round == 1) return settle_trade(t.initiator, t.opponent, Cards{}, Cards{});
+    // Ruling 13: after a tie the initiator offers again; an invalid offer loses at once.
+    t.round = 1;
+    ask(t.initiator, Message{.type = "trade", .opponent = rel(t.initiator, t.opponent), .goods = t.goods, .message = "equal_bid"},
+        Phase::reoffer);
+}
+
+void Game::on_reoffer(const std::optional<Fields>& reply) {
+    Trade& t = trade_;
+    const auto again = read_offer(reply, t.initiator);
+    if (!again) {
+        adjudicate(t.initiator, reply ? "trade re-offer not valid, the trade is lost" : "trade re-offer: no reply, the trade is lost");
+        return settle_trade(t.opponent, t.initiator, Cards{}, Cards{});
+    }
+    t.offer = *again;
+    ask_counter();
+}
+
+// Ends the turn.
+void Game::settle_trade(int winner, int loser, const Cards& winner_pays, const Cards& loser_pays) {
+    const int kind = trade_.kind, count = trade_.count;
+    const std::string& goods = trade_.goods;
     state_.players[loser].animals[kind] -= count;
     state_.players[winner].animals[kind] += count;
-    players_.tell(loser, Message{.type = "collect", .opponent = rel(loser, winner), .goods = goods});
-    players_.tell(winner, Message{.type = "receive", .opponent = rel(winner, loser), .goods = goods});
+    tell(loser, Message{.type = "collect", .opponent = rel(loser, winner), .goods = goods});
+    tell(winner, Message{.type = "receive", .opponent = rel(winner, loser), .goods = goods});
     // One collect/receive pair for each direction in which money moves.
     auto move_money = [&](int from, int to, const Cards& cards) {
         if (card_count(cards.money) == 0) return;
         state_.players[from].money = state_.players[from].money - cards.money;
         state_.players[to].money = state_.players[to].money + cards.money;
-        players_.tell(from, Message{.type = "collect", .opponent = rel(from, to), .money = cards.text});
-        players_.tell(to, Message{.type = "receive", .opponent = rel(to, from), .money = cards.text});
+        tell(from, Message{.type = "collect", .opponent = rel(from, to), .money = cards.text});
+        tell(to, Message{.type = "receive", .opponent = rel(to, from), .money = cards.text});
     };
     move_money(winner, loser, winner_pays);
     move_money(loser, winner, loser_pays);
@@ -93,9 +107,11 @@ void Game::settle_trade(int winner, int loser, int kind, int count, const Cards&
     auto got = [](const Cards& c) { return q_text(card_count(c.money)); };
     tell_others(winner, loser, [&](int r) { return Message{.type = "information", .opponent = rel(r, winner), .goods = goods, .money = paid(winner_pays)}; });
     tell_others(winner, loser, [&](int r) { return Message{.type = "information", .opponent = rel(r, loser), .goods = "-" + goods, .money = got(winner_pays)}; });
-    if (card_count(loser_pays.money) == 0) return;
-    tell_others(winner, loser, [&](int r) { return Message{.type = "information", .opponent = rel(r, loser), .money = paid(loser_pays)}; });
-    tell_others(winner, loser, [&](int r) { return Message{.type = "information", .opponent = rel(r, winner), .money = got(loser_pays)}; });
+    if (card_count(loser_pays.money) > 0) {
+        tell_others(winner, loser, [&](int r) { return Message{.type = "information", .opponent = rel(r, loser), .money = paid(loser_pays)}; });
+        tell_others(winner, loser, [&](int r) { return Message{.type = "information", .opponent = rel(r, winner), .money = got(loser_pays)}; });
+    }
+    end_turn();
 }
 
 }  // namespace arb::koehandel

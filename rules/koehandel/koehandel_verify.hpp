@@ -3,18 +3,12 @@
 // through our engine. No recorded games of the original server survive, so what is checked is
 // our own record: the folder's match.json gives the seed and options, the seats answer as their
 // logs say, and every request, notification and default action the engine makes must be the
-// next line of that seat's log, to the end of the game and of every log.
+// next line of that seat's log, to the end of the game and of every log (koehandel_replay.hpp).
 #include <filesystem>
 
 #include "rules/game.hpp"
 
 namespace arb::koehandel {
-
-// The file beside the player logs that names the match they came from.
-inline constexpr const char* kMatchFile = "match.json";
-
-// Writes <folder>/match.json for a match about to be played.
-void write_match_file(const std::filesystem::path& folder, const MatchRequest& request);
 
 // `path` is the log folder or its match.json. UserError on a folder that is not a match's logs;
 // a log that differs from the replayed game is a VerifyOutcome with the first difference.

@@ -9,7 +9,7 @@
 
 #include <doctest/doctest.h>
 
-#include "rules/koehandel/koehandel_engine.hpp"
+#include "rules/koehandel/koehandel_play.hpp"
 
 namespace arb::koehandel::test {
 

@@ -10,7 +10,7 @@ namespace {
 void auction_turn(Game& game, ScriptedPlayers& players, int auctioneer) {
     game.state().turn_player = auctioneer;
     players.script(auctioneer, Fields{});  // no answer to start: an auction
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
 }
 
 std::vector<Row> rows_of(const ScriptedPlayers& players, int seat, const std::string& type) {
@@ -51,21 +51,21 @@ TEST_CASE("koehandel: the server's payment is the smallest total, then the fewes
 
 TEST_CASE("koehandel: the deal is 40 animals, nnttttf each, first player from the seed") {
     ScriptedPlayers players;
-    Game game(Options{.seed = 7}, players);
+    Game game(Options{.seed = 7});
     std::array<int, kKinds> count{};
     for (int k : game.state().deck) ++count[k];
     for (int c : count) CHECK(c == kCardsPerKind);
     for (const auto& p : game.state().players) CHECK(p.money == Money{2, 4, 1, 0, 0, 0});
-    Game same(Options{.seed = 7}, players);
+    Game same(Options{.seed = 7});
     CHECK(same.state().deck == game.state().deck);
     CHECK(same.state().turn_player == game.state().turn_player);
-    Game other(Options{.seed = 8}, players);
+    Game other(Options{.seed = 8});
     CHECK(other.state().deck != game.state().deck);
 }
 
 TEST_CASE("koehandel: nobody bids, the auctioneer takes the card for free (-0)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {*kind_of('A')});
     auction_turn(game, players, W);
     CHECK(game.state().players[W].animals[0] == 1);
@@ -77,14 +77,14 @@ TEST_CASE("koehandel: nobody bids, the auctioneer takes the card for free (-0)")
 
 TEST_CASE("koehandel: bids must be strictly higher and above 0, junk is a pass (rulings 3, 4)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {*kind_of('B')});
     game.state().turn_player = S;
     players.script(S, Fields{});
     players.script(W, Fields{{"money", "n"}});    // worth 0: a pass
     players.script(N, Fields{{"money", "tq"}});   // not money letters: a pass
     players.script(E, Fields{{"money", "tt"}});   // 20
-    REQUIRE(game.play_turn());                   // only E is left: bidding ends
+    REQUIRE(play_turn(game, players));                   // only E is left: bidding ends
     CHECK(players.script_done());
     CHECK(game.state().players[E].animals[1] == 1);  // S did not answer: sold to E
     CHECK(game.state().players[S].money == starting_money() + Money{0, 2, 0, 0, 0, 0});
@@ -95,7 +95,7 @@ TEST_CASE("koehandel: bids must be strictly higher and above 0, junk is a pass (
 
 TEST_CASE("koehandel: the payer chooses its cards, an invalid choice is paid by the server") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {*kind_of('C')});
     game.state().turn_player = S;
     players.script(S, Fields{});
@@ -104,7 +104,7 @@ TEST_CASE("koehandel: the payer chooses its cards, an invalid choice is paid by 
     players.script(E, Fields{});
     players.script(S, Fields{});                   // sells to W
     players.script(W, Fields{{"money", "ff"}});    // W has one f: the server pays
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(players.script_done());
     CHECK(game.state().players[W].money == Money{2, 1, 1, 0, 0, 0});  // the server paid ttt
     const auto info = rows_of(players, W, "information");
@@ -116,7 +116,7 @@ TEST_CASE("koehandel: the payer chooses its cards, an invalid choice is paid by 
 
 TEST_CASE("koehandel: a bluff reveals the money and the card is auctioned again (ruling 5)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {*kind_of('J')});
     game.state().turn_player = S;
     players.script(S, Fields{});
@@ -130,7 +130,7 @@ TEST_CASE("koehandel: a bluff reveals the money and the card is auctioned again 
     players.script(E, Fields{});
     players.script(S, Fields{});                 // sells to N
     players.script(N, Fields{});                 // server pays
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(players.script_done());
     for (int r = 0; r < kSeats; ++r) {
         const auto bluff = rows_of(players, r, "information");
@@ -154,7 +154,7 @@ TEST_CASE("koehandel: a bluff reveals the money and the card is auctioned again 
 
 TEST_CASE("koehandel: with bluffer_rejoins off the bluffer is left out of the repeat") {
     ScriptedPlayers players;
-    Game game(Options{.bluffer_rejoins = false}, players);
+    Game game(Options{.bluffer_rejoins = false});
     clear_position(game.state(), {*kind_of('J')});
     game.state().turn_player = S;
     players.script(S, Fields{});
@@ -164,7 +164,7 @@ TEST_CASE("koehandel: with bluffer_rejoins off the bluffer is left out of the re
     players.script(S, Fields{});
     players.script(N, Fields{});  // repeat: W is not asked
     players.script(E, Fields{});
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(players.script_done());
     CHECK(game.state().players[S].animals[9] == 1);
     CHECK(rows_of(players, W, "auction").size() == 1);
@@ -172,7 +172,7 @@ TEST_CASE("koehandel: with bluffer_rejoins off the bluffer is left out of the re
 
 TEST_CASE("koehandel: a right to buy the auctioneer cannot pay is void, money stays hidden (ruling 6)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {*kind_of('D')});
     game.state().players[W].money = Money{0, 0, 0, 0, 1, 0};
     game.state().turn_player = S;
@@ -182,7 +182,7 @@ TEST_CASE("koehandel: a right to buy the auctioneer cannot pay is void, money st
     players.script(E, Fields{});
     players.script(S, Fields{{"money", "T"}});   // S holds 90
     players.script(W, Fields{{"money", "T"}});
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(players.script_done());
     CHECK(game.state().players[W].animals[3] == 1);
     CHECK(game.state().players[S].money == starting_money() + Money{0, 0, 0, 0, 1, 0});
@@ -192,7 +192,7 @@ TEST_CASE("koehandel: a right to buy the auctioneer cannot pay is void, money st
 
 TEST_CASE("koehandel: each donkey pays 50, 100, 200, 500 to every player before its auction") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {kDonkey, kDonkey, kDonkey, kDonkey});
     for (int d = 0; d < 4; ++d) auction_turn(game, players, d);
     for (const auto& p : game.state().players) CHECK(p.money == starting_money() + Money{0, 0, 1, 1, 1, 1});
@@ -211,7 +211,7 @@ TEST_CASE("koehandel: each donkey pays 50, 100, 200, 500 to every player before 
 
 TEST_CASE("koehandel: with the deck empty a bad start bars the player from starting trades (ruling 9)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {});
     auto& ps = game.state().players;
     ps[S].animals[0] = 2;
@@ -221,20 +221,20 @@ TEST_CASE("koehandel: with the deck empty a bad start bars the player from start
     game.state().turn_player = S;
     players.script(S, Fields{{"type", "auction"}});  // no trade: barred
     players.script(W, Fields{{"type", "trade"}, {"opponent", "N"}, {"goods", "A"}, {"money", ""}});  // W's "N" is E
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(ps[S].barred);
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(ps[W].barred);  // E holds no A
     CHECK(rows_of(players, W, "information").back().message.message == "opponent_goods_do_not_match");
     // Nobody may start a trade now: N and E hold only complete sets, S and W are barred.
-    CHECK_FALSE(game.play_turn());
+    CHECK_FALSE(play_turn(game, players));
     CHECK(game.state().end_reason == "complete");
     CHECK(players.script_done());
 }
 
 TEST_CASE("koehandel: the barred player can still be challenged") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {});
     auto& ps = game.state().players;
     ps[S].animals[0] = 1;
@@ -243,9 +243,9 @@ TEST_CASE("koehandel: the barred player can still be challenged") {
     game.state().turn_player = S;
     players.script(W, Fields{{"type", "trade"}, {"opponent", "E"}, {"goods", "A"}, {"money", "t"}});
     players.script(S, Fields{});  // accept
-    REQUIRE(game.play_turn());    // S is skipped, W trades with S
+    REQUIRE(play_turn(game, players));    // S is skipped, W trades with S
     CHECK(ps[W].animals[0] == 4);
-    CHECK_FALSE(game.play_turn());
+    CHECK_FALSE(play_turn(game, players));
     CHECK(game.scores() == std::array<int, kSeats>{0, 10, 0, 0});
 }
 
@@ -267,7 +267,7 @@ public:
 
 TEST_CASE("koehandel: the trade-turn cap ends a game that could cycle (ruling 15)") {
     CyclingPlayers cycling;
-    Game capped(Options{.max_trade_turns = 9}, cycling);
+    Game capped(Options{.max_trade_turns = 9});
     cycling.state = &capped.state();
     clear_position(capped.state(), {});
     auto& ps = capped.state().players;
@@ -276,7 +276,7 @@ TEST_CASE("koehandel: the trade-turn cap ends a game that could cycle (ruling 15
     ps[N].animals[0] = 1;
     capped.state().turn_player = S;
     int turns = 0;
-    while (capped.play_turn()) ++turns;
+    while (play_turn(capped, cycling)) ++turns;
     CHECK(turns == 9);
     CHECK(capped.state().end_reason == "cap");
     CHECK(capped.scores() == std::array<int, kSeats>{0, 0, 0, 0});
@@ -284,7 +284,7 @@ TEST_CASE("koehandel: the trade-turn cap ends a game that could cycle (ruling 15
 
 TEST_CASE("koehandel: scores are the quartet values times their number, end is relative (ruling 19)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {});
     auto& ps = game.state().players;
     ps[S].animals = {4, 4, 4, 0, 0, 0, 0, 0, 0, 0};  // 3 x 140 = 420 (seed "Score")
@@ -292,7 +292,7 @@ TEST_CASE("koehandel: scores are the quartet values times their number, end is r
     ps[N].animals = {0, 0, 0, 4, 0, 0, 0, 4, 3, 0};  // 2 x 810 = 1620
     ps[E].animals = {0, 0, 0, 0, 4, 0, 4, 0, 1, 4};
     CHECK(game.scores() == std::array<int, kSeats>{420, 350, 1620, 3 * 1750});
-    game.finish();
+    finish(game, players);
     CHECK(players.rows[0].message == Message{.type = "end", .message = "S420W350N1620E5250"});
     CHECK(players.rows[1].message == Message{.type = "end", .message = "S350W1620N5250E420"});
 }
@@ -303,7 +303,7 @@ namespace arb::koehandel::test {
 
 TEST_CASE("koehandel: 0-cards may be part of an auction payment and count in the Q count (ruling 8)") {
     ScriptedPlayers players;
-    Game game(Options{}, players);
+    Game game(Options{});
     clear_position(game.state(), {*kind_of('B')});
     game.state().turn_player = S;
     players.script(S, Fields{});
@@ -312,7 +312,7 @@ TEST_CASE("koehandel: 0-cards may be part of an auction payment and count in the
     players.script(E, Fields{});
     players.script(S, Fields{});
     players.script(W, Fields{{"money", "ttn"}});  // 20 with a 0-card
-    REQUIRE(game.play_turn());
+    REQUIRE(play_turn(game, players));
     CHECK(players.script_done());
     CHECK(game.state().players[W].money == Money{1, 2, 1, 0, 0, 0});
     CHECK(game.state().players[S].money == Money{3, 6, 1, 0, 0, 0});

@@ -9,7 +9,7 @@ namespace {
 struct TradeSetup {
     ScriptedPlayers players;
     Game game;
-    TradeSetup(Edition edition, int s_count, int w_count, std::string offer) : game(Options{.edition = edition}, players) {
+    TradeSetup(Edition edition, int s_count, int w_count, std::string offer) : game(Options{.edition = edition}) {
         clear_position(game.state(), {*kind_of('J')});
         game.state().players[S].animals[0] = s_count;
         game.state().players[W].animals[0] = w_count;
@@ -38,13 +38,13 @@ TEST_CASE("koehandel: an invalid trade start is an auction while the deck lasts,
     for (const auto& c : cases) {
         CAPTURE(c.message);
         ScriptedPlayers players;
-        Game game(Options{}, players);
+        Game game(Options{});
         clear_position(game.state(), {*kind_of('C')});
         game.state().players[S].animals[0] = 1;
         game.state().players[W].animals[0] = 1;
         game.state().turn_player = S;
         players.script(S, c.reply);
-        REQUIRE(game.play_turn());
+        REQUIRE(play_turn(game, players));
         REQUIRE(players.rows.size() > 2);
         CHECK(players.rows[1].message == Message{.type = "information", .message = c.message});
         CHECK(players.rows[2].message.type == "auction");  // W is asked to bid on C
@@ -55,7 +55,7 @@ TEST_CASE("koehandel: an invalid trade start is an auction while the deck lasts,
 TEST_CASE("koehandel: an empty offer is valid and an empty answer accepts it (rulings 10, 11)") {
     TradeSetup t(Edition::second, 1, 1, "");
     t.players.script(W, Fields{});
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.players.rows[1].message == Message{.type = "trade", .opponent = "E", .goods = "A", .money = ""});
     CHECK(t.p(S).animals[0] == 2);
     CHECK(t.p(S).money == starting_money());
@@ -65,7 +65,7 @@ TEST_CASE("koehandel: an empty offer is valid and an empty answer accepts it (ru
 TEST_CASE("koehandel: a higher counter wins, second edition swaps both offers (ruling 12)") {
     TradeSetup t(Edition::second, 1, 3, "tt");
     t.players.script(W, Fields{{"money", "fn"}});
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.p(W).animals[0] == 4);
     CHECK(t.p(S).animals[0] == 0);
     CHECK(t.p(S).money == Money{3, 2, 2, 0, 0, 0});  // gave tt, got fn
@@ -84,7 +84,7 @@ TEST_CASE("koehandel: a higher counter wins, second edition swaps both offers (r
 TEST_CASE("koehandel: first edition: the winner's offer goes to the loser, the loser keeps its own") {
     TradeSetup t(Edition::first, 1, 3, "tt");
     t.players.script(W, Fields{{"money", "fn"}});
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.p(W).animals[0] == 4);
     CHECK(t.p(S).money == Money{3, 4, 2, 0, 0, 0});  // got fn, kept tt
     CHECK(t.p(W).money == Money{1, 4, 0, 0, 0, 0});
@@ -98,7 +98,7 @@ TEST_CASE("koehandel: two cards move only when both hold exactly two (ruling 14)
         CAPTURE(w_count);
         TradeSetup t(Edition::second, s_count, w_count, "t");
         t.players.script(W, Fields{});
-        REQUIRE(t.game.play_turn());
+        REQUIRE(play_turn(t.game, t.players));
         CHECK(t.players.rows[1].message.goods == std::string(static_cast<std::size_t>(moved), 'A'));
         CHECK(t.p(S).animals[0] == s_count + moved);
     }
@@ -109,7 +109,7 @@ TEST_CASE("koehandel: a tie is offered again, a second tie gives the challenger 
     t.players.script(W, Fields{{"money", "tt"}});  // tie
     t.players.script(S, Fields{{"money", "t"}});   // new offer
     t.players.script(W, Fields{{"money", "t"}});   // tie again
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.players.script_done());
     CHECK(t.players.rows[2].message == Message{.type = "trade", .opponent = "W", .goods = "A", .message = "equal_bid"});
     CHECK(t.players.rows[3].message == Message{.type = "trade", .opponent = "E", .goods = "A", .money = "Q", .message = "equal_bid"});
@@ -123,7 +123,7 @@ TEST_CASE("koehandel: after a tie the re-offer decides the trade") {
     t.players.script(W, Fields{{"money", "t"}});
     t.players.script(S, Fields{{"money", "n"}});   // 0
     t.players.script(W, Fields{{"money", "tt"}});  // W wins, both offers change hands
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.p(W).animals[0] == 2);
     CHECK(t.p(S).money == Money{1, 6, 1, 0, 0, 0});
     CHECK(t.p(W).money == Money{3, 2, 1, 0, 0, 0});
@@ -133,7 +133,7 @@ TEST_CASE("koehandel: an invalid re-offer by the challenger loses the trade at o
     TradeSetup t(Edition::second, 1, 1, "t");
     t.players.script(W, Fields{{"money", "t"}});
     t.players.script(S, Fields{{"money", "FF"}});  // not owned
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.players.script_done());
     CHECK(t.p(W).animals[0] == 2);
     CHECK(t.p(S).money == starting_money());
@@ -142,7 +142,7 @@ TEST_CASE("koehandel: an invalid re-offer by the challenger loses the trade at o
 TEST_CASE("koehandel: a challenged player who does not answer accepts") {
     TradeSetup t(Edition::second, 1, 1, "nn");
     t.players.script(W, std::nullopt);
-    REQUIRE(t.game.play_turn());
+    REQUIRE(play_turn(t.game, t.players));
     CHECK(t.p(S).animals[0] == 2);
     CHECK(t.p(W).money == starting_money() + Money{2, 0, 0, 0, 0, 0});
     CHECK(t.players.notes.size() == 1);
