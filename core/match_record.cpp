@@ -16,47 +16,6 @@
 
 namespace arb {
 
-void assign_ranks_by_score(std::vector<ParticipantResult>& participants) {
-    for (auto& p : participants) {
-        p.rank = 1 + static_cast<int>(std::count_if(participants.begin(), participants.end(),
-                                                    [&](const ParticipantResult& q) { return q.score > p.score; }));
-    }
-}
-
-std::vector<PairResult> derive_pairs_by_rank(const std::vector<ParticipantResult>& participants) {
-    std::vector<PairResult> pairs;
-    for (std::size_t a = 0; a < participants.size(); ++a) {
-        for (std::size_t b = a + 1; b < participants.size(); ++b) {
-            const int ra = participants[a].rank, rb = participants[b].rank;
-            pairs.push_back({static_cast<int>(a), static_cast<int>(b), ra < rb ? 1.0 : (ra == rb ? 0.5 : 0.0)});
-        }
-    }
-    return pairs;
-}
-
-std::vector<PairResult> derive_pairs_fault_loses(const std::vector<ParticipantResult>& participants,
-                                                 std::optional<int> faulty) {
-    if (!faulty) {
-        std::vector<PairResult> pairs;
-        for (std::size_t a = 0; a < participants.size(); ++a) {
-            for (std::size_t b = a + 1; b < participants.size(); ++b) {
-                const double sa = participants[a].score, sb = participants[b].score;
-                pairs.push_back({static_cast<int>(a), static_cast<int>(b), sa > sb ? 1.0 : (sa == sb ? 0.5 : 0.0)});
-            }
-        }
-        return pairs;
-    }
-    std::vector<PairResult> pairs;
-    const int f = *faulty;
-    for (int other = 0; other < static_cast<int>(participants.size()); ++other) {
-        if (other == f) continue;
-        // Keep the lower seat as "a" so the first-mover convention stays seat order.
-        if (other < f) pairs.push_back({other, f, 1.0});
-        else pairs.push_back({f, other, 0.0});
-    }
-    return pairs;
-}
-
 std::string stderr_tail_of(std::string_view text) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
     // The start of the last kStderrTailLines lines.

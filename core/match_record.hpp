@@ -24,15 +24,23 @@ struct UsageStats {
     friend bool operator==(const UsageStats&, const UsageStats&) = default;
 };
 
-// One participant (a bot; for team games a team of processes) of a match, in seat order.
-struct ParticipantResult {
-    std::string bot;          // bot name
-    std::string command;      // the bot's command line, for the store
-    int seat = 0;             // position in the match (0 = first)
+// What the referee decides for one participant: the game's verdict, nothing about the process.
+struct ParticipantOutcome {
     double score = 0;
     int rank = 0;             // 1 = best; equal scores share a rank
     SeatStatus status = SeatStatus::ok;
     std::string detail;       // why the status, e.g. "illegal card 'XX' in deal 3"
+
+    friend bool operator==(const ParticipantOutcome&, const ParticipantOutcome&) = default;
+};
+
+// One participant (a bot; for team games a team of processes) of a match, in seat order: the
+// referee's outcome and what the arbiter knows of the bot and its processes. The match runner
+// assembles it once, when the match has ended (arbiter/match/match_runner.cpp).
+struct ParticipantResult : ParticipantOutcome {
+    std::string bot;          // bot name
+    std::string command;      // the bot's command line, for the store
+    int seat = 0;             // position in the match (0 = first)
     UsageStats usage;
     // Why a failed participant failed, beyond `detail` (empty / unset for one that did not fail):
     std::optional<int> exit_code;    // its main process exited by itself with this code
@@ -86,15 +94,52 @@ std::string exit_text(const ParticipantResult& p);
 std::string failure_summary(const ParticipantResult& p);
 
 // Ranks by score, higher is better; equal scores share the better rank (1, 2, 2, 4).
-void assign_ranks_by_score(std::vector<ParticipantResult>& participants);
+// These work on the referee's outcomes and on whole results alike.
+template <class Participant>
+void assign_ranks_by_score(std::vector<Participant>& participants) {
+    for (auto& p : participants) {
+        p.rank = 1;
+        for (const auto& q : participants) p.rank += q.score > p.score ? 1 : 0;
+    }
+}
 
 // Every pair compared by rank (lower rank wins, equal is a draw).
-std::vector<PairResult> derive_pairs_by_rank(const std::vector<ParticipantResult>& participants);
+template <class Participant>
+std::vector<PairResult> derive_pairs_by_rank(const std::vector<Participant>& participants) {
+    std::vector<PairResult> pairs;
+    for (std::size_t a = 0; a < participants.size(); ++a) {
+        for (std::size_t b = a + 1; b < participants.size(); ++b) {
+            const int ra = participants[a].rank, rb = participants[b].rank;
+            pairs.push_back({static_cast<int>(a), static_cast<int>(b), ra < rb ? 1.0 : (ra == rb ? 0.5 : 0.0)});
+        }
+    }
+    return pairs;
+}
 
 // Seed 000's rule: when a participant's fault ended the match, only its losses to each other
 // participant count; otherwise every pair by score. `faulty` is the seat that failed, if any.
-std::vector<PairResult> derive_pairs_fault_loses(const std::vector<ParticipantResult>& participants,
-                                                 std::optional<int> faulty);
+template <class Participant>
+std::vector<PairResult> derive_pairs_fault_loses(const std::vector<Participant>& participants,
+                                                 std::optional<int> faulty) {
+    std::vector<PairResult> pairs;
+    if (!faulty) {
+        for (std::size_t a = 0; a < participants.size(); ++a) {
+            for (std::size_t b = a + 1; b < participants.size(); ++b) {
+                const double sa = participants[a].score, sb = participants[b].score;
+                pairs.push_back({static_cast<int>(a), static_cast<int>(b), sa > sb ? 1.0 : (sa == sb ? 0.5 : 0.0)});
+            }
+        }
+        return pairs;
+    }
+    const int f = *faulty;
+    for (int other = 0; other < static_cast<int>(participants.size()); ++other) {
+        if (other == f) continue;
+        // Keep the lower seat as "a" so the first-mover convention stays seat order.
+        if (other < f) pairs.push_back({other, f, 1.0});
+        else pairs.push_back({f, other, 0.0});
+    }
+    return pairs;
+}
 
 void to_json(nlohmann::json& j, const UsageStats& v);
 void from_json(const nlohmann::json& j, UsageStats& v);

@@ -86,9 +86,10 @@ struct SeatPlan {
     std::uint16_t listen_port = 0;            // tcp_client: the port (0 = free; core/process_table.hpp)
 };
 
-// What the referee decides; the runner adds names, usage, timings.
+// What the referee decides. The match runner makes the record from it once (bot names, seats,
+// usage and the processes' ends come from the request and the table, never from the referee).
 struct RefereeResult {
-    std::vector<ParticipantResult> participants;  // one per bot: score, rank, status, detail
+    std::vector<ParticipantOutcome> participants;  // one per bot, in bot order
     std::vector<PairResult> pairs;
     std::string end_reason;
     int turns = 0;

@@ -30,47 +30,78 @@ std::string read_file_end(const std::filesystem::path& path) {
     return text;
 }
 
-// Why each failed participant failed: the exit and limit of its first failed seat (of its first
-// seat when the referee, not the table, faulted it) and the tail of its seats' stderr logs.
-void add_failure_reasons(MatchRecord& record, const ProcessTable& table, const std::filesystem::path& log_dir) {
-    for (auto& p : record.participants) {
-        // A process of the bot's killed for memory while its main process played on (a child
-        // it forked): the table knows only at the end, and the bot broke its limit all the same.
-        for (int s = 0; s < table.size() && p.status == SeatStatus::ok; ++s)
-            if (table.info(s).bot == p.seat && table.status(s) == SeatStatus::killed && table.seat_end(s).limit == "memory")
-                p.status = SeatStatus::killed;
-        if (p.status == SeatStatus::ok) continue;
-        std::vector<int> seats, failed;
-        for (int s = 0; s < table.size(); ++s) {
-            if (table.info(s).bot != p.seat) continue;
-            seats.push_back(s);
-            if (table.status(s) != SeatStatus::ok) failed.push_back(s);
-        }
-        if (seats.empty()) continue;
-        const SeatEnd end = table.seat_end(failed.empty() ? seats.front() : failed.front());
-        p.exit_code = end.exit_code;
-        p.exit_signal = end.exit_signal;
-        p.limit = end.limit;
-        if (log_dir.empty()) continue;
-        std::string text;
-        for (int s : failed.empty() ? seats : failed) {
-            const std::string& label = table.info(s).label;
-            std::string log = read_file_end(log_dir / (label + ".stderr.log"));
-            if (seats.size() == 1 || log.empty()) {
-                text += log;
-                continue;
-            }
-            // A team's seats share the tail: each line says which seat wrote it.
-            std::size_t start = 0;
-            while (start < log.size()) {
-                const std::size_t nl = log.find('\n', start);
-                const std::size_t end_of_line = nl == std::string::npos ? log.size() : nl;
-                text += "[" + label + "] " + log.substr(start, end_of_line - start) + "\n";
-                start = end_of_line + 1;
-            }
-        }
-        p.stderr_tail = stderr_tail_of(text);
+// The seats a participant played, in table order (a team has several).
+std::vector<int> seats_of(const ProcessTable& table, int participant) {
+    std::vector<int> seats;
+    for (int s = 0; s < table.size(); ++s)
+        if (table.info(s).bot == participant) seats.push_back(s);
+    return seats;
+}
+
+UsageStats usage_of(const ProcessTable& table, const std::vector<int>& seats) {
+    UsageStats total;
+    for (int s : seats) {
+        const UsageStats u = table.usage(s);
+        total.wall_used_s += u.wall_used_s;
+        total.cpu_used_s += u.cpu_used_s;
+        total.longest_reply_s = std::max(total.longest_reply_s, u.longest_reply_s);
+        total.requests += u.requests;
+        total.peak_memory_kib = std::max(total.peak_memory_kib, u.peak_memory_kib);
     }
+    return total;
+}
+
+// The tail of the seats' stderr logs; a team's seats share it, each line saying which seat wrote it.
+std::string stderr_of(const ProcessTable& table, const std::vector<int>& seats, const std::filesystem::path& log_dir,
+                      bool team) {
+    std::string text;
+    for (int s : seats) {
+        const std::string& label = table.info(s).label;
+        std::string log = read_file_end(log_dir / (label + ".stderr.log"));
+        if (!team || log.empty()) {
+            text += log;
+            continue;
+        }
+        std::size_t start = 0;
+        while (start < log.size()) {
+            const std::size_t nl = log.find('\n', start);
+            const std::size_t end_of_line = nl == std::string::npos ? log.size() : nl;
+            text += "[" + label + "] " + log.substr(start, end_of_line - start) + "\n";
+            start = end_of_line + 1;
+        }
+    }
+    return stderr_tail_of(text);
+}
+
+// One participant's result, made once: the referee's outcome, the bot as the request named it,
+// its seats' usage and, when it failed, why: the exit and limit of its first failed seat (of its
+// first seat when the referee, not the table, faulted it) and the tail of its stderr.
+ParticipantResult participant_result(int i, const BotSpec& bot, ParticipantOutcome outcome, const ProcessTable* played,
+                                     const std::filesystem::path& log_dir) {
+    ParticipantResult p;
+    static_cast<ParticipantOutcome&>(p) = std::move(outcome);
+    p.bot = bot.name;
+    p.command = bot.command;
+    p.seat = i;
+    if (!played) return p;
+    const ProcessTable& table = *played;
+    const std::vector<int> seats = seats_of(table, i);
+    p.usage = usage_of(table, seats);
+    std::vector<int> failed;
+    for (int s : seats)
+        if (table.status(s) != SeatStatus::ok) failed.push_back(s);
+    // A process of the bot's killed for memory while its main process played on (a child it
+    // forked): the table knows only at the end, and the bot broke its limit all the same.
+    for (int s : failed)
+        if (p.status == SeatStatus::ok && table.status(s) == SeatStatus::killed && table.seat_end(s).limit == "memory")
+            p.status = SeatStatus::killed;
+    if (p.status == SeatStatus::ok || seats.empty()) return p;
+    const SeatEnd end = table.seat_end(failed.empty() ? seats.front() : failed.front());
+    p.exit_code = end.exit_code;
+    p.exit_signal = end.exit_signal;
+    p.limit = end.limit;
+    if (!log_dir.empty()) p.stderr_tail = stderr_of(table, failed.empty() ? seats : failed, log_dir, seats.size() > 1);
+    return p;
 }
 
 }  // namespace
@@ -91,6 +122,19 @@ MatchRecord record_for(const MatchRequest& request) {
     record.rotation = request.rotation;
     record.started_at = utc_timestamp_now();
     return record;
+}
+
+void finish_record(MatchRecord& record, const MatchRequest& request, RefereeResult result, const ProcessTable* table) {
+    const int n = static_cast<int>(request.bots.size());
+    result.participants.resize(static_cast<std::size_t>(n));
+    record.participants.clear();
+    for (int i = 0; i < n; ++i)
+        record.participants.push_back(participant_result(i, request.bots[static_cast<std::size_t>(i)],
+                                                         std::move(result.participants[static_cast<std::size_t>(i)]),
+                                                         table, request.log_dir));
+    record.pairs = std::move(result.pairs);
+    record.end_reason = std::move(result.end_reason);
+    record.turns = result.turns;
 }
 
 MatchRequest rotated_request(const MatchRequest& base, int rotation) {
@@ -153,28 +197,7 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
     table->close();
     record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    record.participants = std::move(result.participants);
-    record.participants.resize(n);
-    for (int i = 0; i < n; ++i) {
-        auto& p = record.participants[i];
-        p.bot = request.bots[i].name;
-        p.command = request.bots[i].command;
-        p.seat = i;
-        p.usage = {};
-    }
-    for (int s = 0; s < table->size(); ++s) {
-        const UsageStats u = table->usage(s);
-        auto& agg = record.participants.at(table->info(s).bot).usage;
-        agg.wall_used_s += u.wall_used_s;
-        agg.cpu_used_s += u.cpu_used_s;
-        agg.longest_reply_s = std::max(agg.longest_reply_s, u.longest_reply_s);
-        agg.requests += u.requests;
-        agg.peak_memory_kib = std::max(agg.peak_memory_kib, u.peak_memory_kib);
-    }
-    add_failure_reasons(record, *table, request.log_dir);
-    record.pairs = std::move(result.pairs);
-    record.end_reason = std::move(result.end_reason);
-    record.turns = result.turns;
+    finish_record(record, request, std::move(result), table.get());
     if (!request.record_path.empty()) write_record_file(request.record_path, record);
     return record;
 }

@@ -14,6 +14,12 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request);
 // any seat's result: what a played match and a forfeited one both begin with.
 MatchRecord record_for(const MatchRequest& request);
 
+// Adds the results to a record begun by record_for: each participant made once from the request's
+// bot, the referee's outcome and, when bots ran, the table's usage and process ends (`table` is
+// nullptr for a match no bot played: a forfeit). The one place a record's results are assembled.
+class ProcessTable;
+void finish_record(MatchRecord& record, const MatchRequest& request, RefereeResult result, const ProcessTable* table);
+
 // The request for rotation r of a deal set: bots shifted cyclically by r seats
 // (seat i gets bot (i + r) mod n), same deal seed.
 MatchRequest rotated_request(const MatchRequest& base, int rotation);

@@ -105,7 +105,6 @@ std::optional<std::vector<std::string>> forfeiting_bots(const ForfeitRule& rule,
 
 MatchRecord forfeit_record(const ForfeitRule& rule, const MatchRequest& request,
                            const std::vector<std::string>& forfeiting) {
-    MatchRecord r = record_for(request);
     const int n = static_cast<int>(request.bots.size());
     auto forfeits = [&](int seat) {
         return std::count(forfeiting.begin(), forfeiting.end(), request.bots[seat].name) > 0;
@@ -113,29 +112,29 @@ MatchRecord forfeit_record(const ForfeitRule& rule, const MatchRequest& request,
     const int forfeit_count = static_cast<int>(std::count_if(request.bots.begin(), request.bots.end(), [&](const BotSpec& b) {
         return std::count(forfeiting.begin(), forfeiting.end(), b.name) > 0;
     }));
+    RefereeResult outcome;
     for (int i = 0; i < n; ++i) {
-        ParticipantResult p;
-        p.bot = request.bots[i].name;
-        p.command = request.bots[i].command;
-        p.seat = i;
+        ParticipantOutcome p;
         if (forfeits(i)) {
             p.status = SeatStatus::forfeited;
             p.rank = n - forfeit_count + 1;  // all forfeiting seats share the last rank
-            p.detail = rule.broken.count(p.bot)
+            p.detail = rule.broken.count(request.bots[i].name)
                            ? "forfeited: failed the pre-flight (--allow-broken)"
                            : fmt::format("forfeited: {} consecutive faults (--max-faults {})", *rule.max_faults,
                                          *rule.max_faults);
         } else {
             p.rank = 1;
         }
-        r.participants.push_back(std::move(p));
+        outcome.participants.push_back(std::move(p));
     }
     for (int a = 0; a < n; ++a)
         for (int b = a + 1; b < n; ++b)
-            r.pairs.push_back({a, b, forfeits(a) == forfeits(b) ? 0.5 : forfeits(a) ? 0.0 : 1.0});
+            outcome.pairs.push_back({a, b, forfeits(a) == forfeits(b) ? 0.5 : forfeits(a) ? 0.0 : 1.0});
     std::string names;
     for (const auto& f : forfeiting) names += (names.empty() ? "" : ", ") + f;
-    r.end_reason = "forfeited by " + names;
+    outcome.end_reason = "forfeited by " + names;
+    MatchRecord r = record_for(request);
+    finish_record(r, request, std::move(outcome), nullptr);
     return r;
 }
 

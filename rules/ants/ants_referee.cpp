@@ -194,8 +194,7 @@ RefereeResult referee_result(const AntsEngine& engine, const AntsMatchOutcome& o
     RefereeResult out;
     const auto ranks = engine.ranks();
     for (int p = 0; p < engine.players(); ++p) {
-        ParticipantResult r;
-        r.seat = p;
+        ParticipantOutcome r;
         r.score = engine.scores()[p];
         r.rank = ranks[p] + 1;
         const std::string& s = outcome.status[p];

@@ -174,8 +174,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     result.turns = game.state().turns;
     result.end_reason = game.state().end_reason == "cap" ? "trade-turn cap" : "completed";
     for (int b = 0; b < bots; ++b) {
-        ParticipantResult p;
-        p.seat = b;
+        ParticipantOutcome p;
         p.score = scores[b];
         p.status = players.out(b).failed() ? players.out(b).status : table.status(b);
         std::string detail = table.retire_detail(b);

@@ -326,8 +326,7 @@ class Referee {
         out.turns = static_cast<int>(state_.results().size());
         std::vector<int> faulty;
         for (int s = 0; s < n_; ++s) {
-            ParticipantResult p;
-            p.seat = s;
+            ParticipantOutcome p;
             p.score = state_.score(s);
             const auto& f = faults_.at(static_cast<std::size_t>(s));
             if (f) {

@@ -295,8 +295,7 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     RefereeResult result;
     result.turns = session.turns_played();
     for (int p = 1; p <= players; ++p) {
-        ParticipantResult r;
-        r.seat = p - 1;
+        ParticipantOutcome r;
         const std::string& fault = m.fault[static_cast<std::size_t>(p - 1)];
         r.score = session.result_score(p);
         r.status = fault.empty() ? SeatStatus::ok : m.status[static_cast<std::size_t>(p - 1)];
@@ -319,10 +318,14 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     // Equal scores share the first place (smartdog.md, ties): the wire's lowest-id winner is kept
     // for the `finished` line only.
     std::vector<int> first;
-    for (const auto& r : result.participants)
-        if (session.winner() && r.rank == 1 && r.status == SeatStatus::ok) first.push_back(r.seat + 1);
-    for (auto& r : result.participants)
-        if (first.size() == 1 && r.seat + 1 == first.front()) r.detail = "winner" + (r.detail.empty() ? "" : "; " + r.detail);
+    for (int p = 1; p <= players; ++p) {
+        const auto& r = result.participants[static_cast<std::size_t>(p - 1)];
+        if (session.winner() && r.rank == 1 && r.status == SeatStatus::ok) first.push_back(p);
+    }
+    if (first.size() == 1) {
+        auto& r = result.participants[static_cast<std::size_t>(first.front() - 1)];
+        r.detail = "winner" + (r.detail.empty() ? "" : "; " + r.detail);
+    }
     result.end_reason = first.empty()       ? "turn limit; no winner"
                         : first.size() == 1 ? fmt::format("turn limit; winner P{}", first.front())
                                             : fmt::format("turn limit; tie for first: P{}", fmt::join(first, ", P"));

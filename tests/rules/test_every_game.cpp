@@ -210,6 +210,15 @@ TEST_CASE("every game of the registry has a case here, and the same parts") {
     CHECK(cased.size() == all_games().size());
 }
 
+// The referee decides outcomes only (score, rank, status, detail): the bot, its command, its seat
+// and its processes' usage and ends come from the request and the table, and the match runner
+// (finish_record) puts them in the record once.
+template <class T>
+concept NamesItsBot = requires(T t) { t.bot; t.command; t.seat; t.usage; };
+static_assert(NamesItsBot<ParticipantResult>);
+static_assert(!NamesItsBot<decltype(RefereeResult{}.participants)::value_type>,
+              "a referee's result must not carry what the runner assembles");
+
 TEST_CASE("every game: a seeded playthrough is deterministic, and its replay verifies") {
     for (const auto& game : every_game::every_game_cases()) {
         CAPTURE(game.name);
@@ -242,7 +251,7 @@ TEST_CASE("every game: a bot's fault of each kind gives the same status in every
             CAPTURE(fault_name(fault));
             const Played played = play(game, 5, scratch(game.name + "-fault"), fault);
             REQUIRE(played.result.participants.size() == static_cast<std::size_t>(game.bots));
-            const ParticipantResult& faulty = played.result.participants[0];
+            const ParticipantOutcome& faulty = played.result.participants[0];
             const SeatStatus want = fault == Fault::illegal ? game.illegal_status : same_everywhere.at(fault);
             CHECK(faulty.status == want);
             if (fault == Fault::illegal) CHECK(faulty.detail.find(game.illegal_detail) != std::string::npos);
