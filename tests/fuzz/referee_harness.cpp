@@ -5,6 +5,7 @@
 #include <deque>
 #include <vector>
 
+#include "arbiter/match/match_runner.hpp"
 #include "core/match_record.hpp"
 #include "core/scripted_table.hpp"
 #include "core/user_error.hpp"
@@ -89,13 +90,13 @@ void play_scripted_match(const std::string& game, const std::map<std::string, st
         seats.push_back(std::move(seat));
     }
     FuzzTable table(std::move(seats));
-    const RefereeResult result = descriptor.referee(request, table);
-    MatchRecord record;
-    record.game = game;
-    record.participants = result.participants;
-    record.pairs = result.pairs;
+    RefereeResult result = descriptor.referee(request, table);
+    const std::size_t participants = result.participants.size();
+    // The record as the match runner makes it (no processes ran: no usage, no process ends).
+    MatchRecord record = record_for(request);
+    finish_record(record, request, std::move(result), nullptr);
     try {
-        if (static_cast<int>(result.participants.size()) != bots) throw UserError("wrong participant count");
+        if (static_cast<int>(participants) != bots) throw UserError("wrong participant count");
         check_record(record);
     } catch (const UserError& e) {
         std::fprintf(stderr, "%s referee: result breaks the record's rules: %s\n", game.c_str(), e.what());

@@ -144,8 +144,9 @@ TEST_CASE("planowanie referee: golden transcript of sample bots stays byte-ident
     const RefereeResult result = run_referee(settings_for(Config::tournament(), 20091122), table);
     std::ostringstream record;
     record << "# end: " << result.end_reason << "\n";
-    for (const auto& p : result.participants) {
-        record << "# seat " << p.seat << " score " << p.score << " rank " << p.rank << "\n";
+    for (std::size_t seat = 0; seat < result.participants.size(); ++seat) {
+        const auto& p = result.participants[seat];
+        record << "# seat " << seat << " score " << p.score << " rank " << p.rank << "\n";
     }
     const std::string text = transcript_text(table) + record.str();
     const std::string path =

@@ -190,7 +190,10 @@ Played play(const GameCase& game, std::uint64_t seed, const fs::path& dir, Fault
 }
 
 std::string result_text(const RefereeResult& r) {
-    nlohmann::json j = {{"participants", r.participants}, {"pairs", r.pairs}, {"end_reason", r.end_reason}, {"turns", r.turns}};
+    nlohmann::json participants = nlohmann::json::array();
+    for (const auto& p : r.participants)
+        participants.push_back({{"score", p.score}, {"rank", p.rank}, {"status", to_string(p.status)}, {"detail", p.detail}});
+    nlohmann::json j = {{"participants", participants}, {"pairs", r.pairs}, {"end_reason", r.end_reason}, {"turns", r.turns}};
     return j.dump();
 }
 
