@@ -1,5 +1,6 @@
 // Benchmarks of the process layer (docs/benchmarks/core.md). Usage:
-//   bench_core overhead RAW_ECHO ROUNDS            round trip through ProcessTable::ask
+//   bench_core overhead RAW_ECHO ROUNDS [SANDBOX]  round trip through ProcessTable::ask; SANDBOX none,
+//                                                  namespaces or bwrap (default: the table's default)
 //   bench_core spawn RAW_ECHO TIMES [DIR]          spawn-to-first-reply and teardown (close); with DIR,
 //                                                  the bot has that folder of its own (dir=)
 //   bench_core timeouts FAULT_BOT REQUESTS LIMIT_MS REPLY_MS LOAD_PROCS GRACE_MS
@@ -42,11 +43,19 @@ SeatLaunch seat(const std::string& command, TimeControl time) {
     return launch;
 }
 
-int overhead(const std::string& echo, int rounds) {
+int overhead(const std::string& echo, int rounds, const std::string& sandbox) {
     TimeControl tc;
     tc.per_request = std::chrono::seconds(5);
     std::vector<SeatLaunch> seats{seat(echo, tc)};
-    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+    TableOptions options;
+    if (sandbox == "none") options.limits.sandbox = SandboxMode::none;
+    else if (sandbox == "namespaces") options.limits.sandbox = SandboxMode::namespaces;
+    else if (sandbox == "bwrap") options.limits.sandbox = SandboxMode::bwrap;
+    else if (!sandbox.empty()) {
+        std::fprintf(stderr, "bench_core overhead: SANDBOX is none, namespaces or bwrap, not '%s'\n", sandbox.c_str());
+        return 2;
+    }
+    auto table = ProcessTable::launch(std::move(seats), options);
     std::vector<double> samples;
     samples.reserve(rounds);
     auto framer = one_line_framer();
@@ -135,7 +144,8 @@ int timeouts(const std::string& fault_bot, int requests, int limit_ms, int reply
 
 int main(int argc, char** argv) {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.size() == 3 && args[0] == "overhead") return overhead(args[1], std::stoi(args[2]));
+    if ((args.size() == 3 || args.size() == 4) && args[0] == "overhead")
+        return overhead(args[1], std::stoi(args[2]), args.size() == 4 ? args[3] : "");
     if ((args.size() == 3 || args.size() == 4) && args[0] == "spawn")
         return spawn(args[1], std::stoi(args[2]), args.size() == 4 ? args[3] : "");
     if (args.size() == 7 && args[0] == "timeouts") {

@@ -13,7 +13,8 @@ for ((i = 1; i <= runs; i++)); do
   # Raw pipe ping-pong and the arbiter's ask in the same run, same echo program.
   "$bench/bench_raw_pingpong" "$bench/bench_raw_echo" 20000
   "$bench/bench_raw_pingpong" "$bench/bench_raw_echo" 20000 epoll  # what an event loop costs itself
-  "$bench/bench_core" overhead "$bench/bench_raw_echo" 20000
+  "$bench/bench_core" overhead "$bench/bench_raw_echo" 20000       # the default: the bot confined
+  "$bench/bench_core" overhead "$bench/bench_raw_echo" 20000 none  # the same without the sandbox
   "$bench/bench_core" spawn "$bench/bench_raw_echo" 50
 done
 # 10,000 requests, 5 ms limit, a bot answering in 1 ms, both cores loaded by 2 spinners.
