@@ -11,6 +11,12 @@
 3. SQL stays in rating/ (the results repository): no C/C++ file of core/, rules/ or arbiter/ holds
    an SQL statement in a string, or includes sqlite3.h or the store's internals (tests forge
    files and may).
+4. Engines are pure: a game's engine files include no input/output header (<iostream>,
+   <fstream>, <cstdio>, ...), nothing of the seats and tables (core/process_table, core/seat,
+   core/channel, core/sandbox, ..., rules/game.hpp) and nothing from arbiter/. The engine files of
+   rules/<game>/ are its <game>_engine* files, every .cpp whose first project include is
+   <game>_engine.hpp (a part of the engine split off), the parts named in ENGINE_PARTS, and every
+   header of the folder one of them includes.
 
 Functions are measured with Universal Ctags (tools/setup installs it). Prints one line per
 breach and exits 1 when there is any, 0 otherwise.
@@ -42,6 +48,16 @@ ALLOWED = {
     "tests": {"core", "rating", "rules", "arbiter", "tools", "tests"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# The engine's parts whose names do not say so and that do not start with the engine's header.
+ENGINE_PARTS = {
+    "ants": ("ants_food", "cpython_random"),
+    "koehandel": ("koehandel_cards",),
+}
+ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]')
+ENGINE_FORBIDDEN_SYSTEM = ("iostream", "fstream", "cstdio", "stdio.h", "istream", "ostream", "filesystem")
+ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/process_table", "core/seat", "core/channel", "core/sandbox",
+                             "core/namespace_sandbox", "core/scripted_table", "core/table_settings",
+                             "core/bot_spawn", "arbiter/", "rules/game.hpp", "rules/seat_faults.hpp")
 SQL_ROOTS = ("core", "rules", "arbiter")
 SQL_TEXT = re.compile(r'"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT)\b')
 SQL_LAYER = re.compile(r'^\s*#\s*include\s+[<"](sqlite3\.h|rating/store_internal\.hpp)[>"]')
@@ -104,6 +120,53 @@ def sql_breaches(path, lines):
     return breaches
 
 
+def project_includes(lines):
+    return [m.group(1) for m in map(INCLUDE.match, lines) if m]
+
+
+def engine_files(paths, texts):
+    """The engine files of each game folder (rule 4), as {path: game}."""
+    games = sorted({game_folder(p) for p in paths if game_folder(p)})
+    engine = {}
+    for game in games:
+        folder = f"rules/{game}/"
+        mine = [p for p in paths if p.startswith(folder) and "/" not in p[len(folder):]]
+        header = f"{folder}{game}_engine.hpp"
+        parts = {f"{game}_engine"} | set(ENGINE_PARTS.get(game, ()))
+        todo = []
+        for p in mine:
+            stem = os.path.splitext(os.path.basename(p))[0]
+            first = project_includes(texts[p])[:1]
+            if stem.startswith(f"{game}_engine") or stem in parts or (p.endswith(".cpp") and first == [header]):
+                todo.append(p)
+        while todo:
+            p = todo.pop()
+            if p in engine:
+                continue
+            engine[p] = game
+            todo += [t for t in project_includes(texts[p]) if t.startswith(folder) and t.endswith((".hpp", ".h"))
+                     and t in texts]
+    return engine
+
+
+def engine_breaches(paths, texts):
+    breaches = []
+    for game, parts in ENGINE_PARTS.items():
+        for part in parts:
+            if not any(p.startswith(f"rules/{game}/{part}.") for p in paths):
+                breaches.append(f"tools/check_house.py: ENGINE_PARTS names rules/{game}/{part}, which has no file")
+    for path, game in sorted(engine_files(paths, texts).items()):
+        for number, line in enumerate(texts[path], 1):
+            m = ANY_INCLUDE.match(line)
+            if not m:
+                continue
+            target = m.group(1)
+            if target in ENGINE_FORBIDDEN_SYSTEM or target.startswith(ENGINE_FORBIDDEN_PREFIXES):
+                breaches.append(f"{path}:{number}: the {game} engine includes {target}; an engine does no input or "
+                                "output and knows no seats or tables (the referee and the replay do)")
+    return breaches
+
+
 def size_breaches(repo, path, lines):
     head = "".join(lines[:12])
     if len(lines) > MAX_FILE_LINES and not REASON.search(head):
@@ -156,6 +219,7 @@ def main(argv):
         breaches += include_breaches(repo, path)
         breaches += size_breaches(repo, path, texts[path])
         breaches += sql_breaches(path, texts[path])
+    breaches += engine_breaches(paths, texts)
     breaches += function_breaches(repo, paths, texts)
     for b in breaches:
         print(b)

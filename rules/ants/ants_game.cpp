@@ -10,6 +10,7 @@
 #include "rules/ants/ants_food.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 #include "rules/ants/cpython_random.hpp"
 
 namespace arb::ants {
@@ -163,11 +164,7 @@ GameDescriptor describe_game() {
             stream.close();
             if (!stream) spdlog::error("ants: could not write the stream file {}", request.options.text("stream"));
         }
-        if (!request.replay_path.empty()) {
-            std::ofstream out(request.replay_path, std::ios::binary);
-            out << outcome.replay.dump() << "\n";
-            if (!out) spdlog::error("ants: could not write the replay to {}", request.replay_path.string());
-        }
+        if (!request.replay_path.empty()) write_replay(request.replay_path, outcome.replay);
         return referee_result(engine, outcome);
     };
     game.verify = [](const std::filesystem::path& path) { return verify_replay_file(path); };

@@ -1,5 +1,5 @@
-// Reading recorded Ants games, and the recording's food and spawns as engine inputs (level A);
-// the replay itself is in ants_replay_verify.cpp.
+// Reading recorded Ants games, the recording's food and spawns as engine inputs (level A), and
+// writing our replays; replaying a recording through the engine is in ants_verify.cpp.
 #include "rules/ants/ants_replay.hpp"
 
 #include <algorithm>
@@ -7,6 +7,8 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+
+#include <spdlog/spdlog.h>
 
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
@@ -119,6 +121,12 @@ SpawnKey recorded_spawn_key(const RecordedGame& game) {
                                          [](const auto& s, const auto& key) { return s.first < key; });
         return it != spawns.end() && it->first == at ? static_cast<double>(it->second) : not_shown;
     };
+}
+
+void write_replay(const std::filesystem::path& path, const nlohmann::json& replay) {
+    std::ofstream out(path, std::ios::binary);
+    out << replay.dump() << "\n";
+    if (!out) spdlog::error("ants: could not write the replay to {}", path.string());
 }
 
 }  // namespace arb::ants

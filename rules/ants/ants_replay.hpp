@@ -1,8 +1,8 @@
 #pragma once
-// Reading replays in the original JSON format (ants.md 8.1) and replaying their recorded
-// orders and food through our engine (ants.md section 11, level A).
+// Replays in the original JSON format (ants.md 8.1): reading them (and checking their numbers),
+// the recording's food and spawns as engine inputs, and writing ours. Replaying a recording
+// through the engine is ants_verify.hpp.
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,26 +41,8 @@ void check_replay_numbers(const nlohmann::json& replaydata, const std::string& s
 std::unique_ptr<ScheduledFood> recorded_food(const RecordedGame& game);
 SpawnKey recorded_spawn_key(const RecordedGame& game);
 
-// What a replay calls back, for the benchmark that times it: just before the engine is set up
-// (after the recording is read), after turn 0, before each turn (where a referee builds every
-// live bot's state text), and after the last turn (before the end state is compared).
-struct ReplayHooks {
-    std::function<void()> setup_begins;
-    std::function<void(AntsEngine&)> started;
-    std::function<void(AntsEngine&)> before_turn;
-    std::function<void(AntsEngine&)> finished;
-    bool compare_each_turn = true;  // false: only the end state (timing runs)
-};
-
-// Plays the recording through the engine: its orders as order lines, and its crashes, timeouts
-// and invalid-order put-outs (status and playerturns) at their turns. Compares every turn and
-// the whole end state (replaydata's ants, food, hills, scores, hive, bonus, cutoff, winning and
-// ranking turn, final map rendering; game_length, score, rank, status, playerturns); ok only
-// with zero differences. `steps` = turns compared.
-// seed_exact (level C): instead of injecting the recorded food, draw the food parameters, the
-// symmetric food and the spawn tie-breaks from a CPython-compatible generator seeded with the
-// recorded engine_seed, making the original's random calls in its order (ants.md section 9).
-VerifyOutcome verify_recorded_game(const RecordedGame& game, bool seed_exact = false, const ReplayHooks& hooks = {});
-VerifyOutcome verify_replay_file(const std::filesystem::path& path);
+// Writes a replay (the whole file: the wrapper and its replaydata) as one line of JSON; a file
+// that cannot be written is logged, not thrown: the match has been played.
+void write_replay(const std::filesystem::path& path, const nlohmann::json& replay);
 
 }  // namespace arb::ants

@@ -6,8 +6,9 @@
 #include <sstream>
 
 #include "core/user_error.hpp"
-#include "rules/planowanie/planowanie_log.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
+#include "rules/planowanie/planowanie_replay.hpp"
+#include "rules/planowanie/planowanie_verify.hpp"
 
 namespace arb::planowanie {
 namespace {

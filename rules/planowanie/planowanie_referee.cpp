@@ -8,7 +8,7 @@
 #include <memory>
 #include <optional>
 
-#include "rules/planowanie/planowanie_log.hpp"
+#include "rules/planowanie/planowanie_replay.hpp"
 #include "rules/seat_faults.hpp"
 
 namespace arb::planowanie {

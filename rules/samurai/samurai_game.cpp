@@ -1,7 +1,8 @@
 #include "rules/samurai/samurai_game.hpp"
 
-#include "rules/samurai/samurai_log.hpp"
 #include "rules/samurai/samurai_referee.hpp"
+#include "rules/samurai/samurai_replay.hpp"
+#include "rules/samurai/samurai_verify.hpp"
 
 namespace arb::samurai {
 

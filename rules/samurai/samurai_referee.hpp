@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "rules/game.hpp"
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
 
 namespace arb::samurai {
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
@@ -12,32 +11,13 @@
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
 #include "rules/seat_faults.hpp"
+#include "rules/smartdog/smartdog_replay.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 
 namespace arb::smartdog {
 namespace {
 
 constexpr Millis kMinJoinLimit{2000};  // to start, connect and send `join`: at least a turn
-
-// The whole game's wire text in the golden transcripts' format, in application order, so that
-// `arbiter verify smartdog` replays it.
-class WireLog {
-public:
-    explicit WireLog(const std::filesystem::path& path) {
-        if (path.empty()) return;
-        out_.open(path, std::ios::binary);
-        if (!out_) throw UserError("cannot write " + path.string());
-    }
-    void from(int player, const std::string& line) { write(fmt::format("P{} > {}", player, line)); }
-    void to(int player, const std::string& line) { write(fmt::format("P{} < {}", player, line)); }
-    void note(const std::string& text) { write("# " + text); }
-
-private:
-    void write(const std::string& line) {
-        if (out_.is_open()) out_ << line << '\n';
-    }
-    std::ofstream out_;
-};
 
 // Lines up to `end` (dropped); more than kMaxCommandsPerTurn lines end the reply early, and the
 // missing `end` marks it a flood.
@@ -277,13 +257,8 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const bool arrival = request.options.flag("arrival");
     Session session(tile, players);
     WireLog log(request.replay_path);
-    log.note("map " + std::filesystem::absolute(request.options.path("map")).string());
-    log.note(fmt::format("players {}", players));
-    log.note(fmt::format("turns {}", tile.params.turns_limit));
-    log.note(fmt::format("waitForTurn {}", tile.params.wait_for_turn));
-    log.note(arrival ? "order arrival" : "order round-robin, first player rotating");
     const bool abort_on_fault = on_fault_abort(request);
-    if (abort_on_fault) log.note("on-fault abort");
+    note_match_header(log, request.options.path("map"), players, tile.params, arrival, abort_on_fault);
     Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players)), abort_on_fault};
     join_all(m);
     while (!session.finished()) play_turn(m, arrival);

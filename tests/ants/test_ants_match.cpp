@@ -13,6 +13,7 @@
 #include "arbiter/match/match_runner.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 #include "tests/ants/ants_test_support.hpp"
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include "rules/ants/ants_map.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 
 namespace {
 

@@ -9,6 +9,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 #include "rules/ants/cpython_random.hpp"
 #include "tests/ants/ants_test_support.hpp"
 

@@ -25,6 +25,7 @@
 #include "rules/ants/ants_food.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 #include "rules/ants/cpython_random.hpp"
 #include "tests/ants/ants_test_support.hpp"
 

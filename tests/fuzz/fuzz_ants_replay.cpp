@@ -1,6 +1,7 @@
 // Ants replays (`arbiter verify ants`): read, then replayed through the engine with the
 // recorded food and with the seeded generator.
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 #include "core/json_text.hpp"
 #include "tests/fuzz/fuzz_target.hpp"
 

@@ -2,7 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_text.hpp"
-#include "rules/planowanie/planowanie_log.hpp"
+#include "rules/planowanie/planowanie_replay.hpp"
+#include "rules/planowanie/planowanie_verify.hpp"
 #include "tests/fuzz/fuzz_target.hpp"
 
 ARBITER_FUZZ_TARGET(planowanie_log) {

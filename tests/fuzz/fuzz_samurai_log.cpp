@@ -1,5 +1,6 @@
 // SamurAI .dighere files: fields and game logs (`arbiter verify samurai`, --field).
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
+#include "rules/samurai/samurai_verify.hpp"
 #include "tests/fuzz/fuzz_target.hpp"
 
 ARBITER_FUZZ_TARGET(samurai_log) {

@@ -13,7 +13,7 @@
 #include "core/user_error.hpp"
 #include "rules/ants/ants_map.hpp"
 #include "rules/ants/ants_replay.hpp"
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
 
 namespace arb {
 namespace {

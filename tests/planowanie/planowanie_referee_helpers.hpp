@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "arbiter/match/match_runner.hpp"
-#include "tools/bots/planowanie/in_process_bots.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
-#include "rules/planowanie/planowanie_log.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
+#include "rules/planowanie/planowanie_replay.hpp"
+#include "rules/planowanie/planowanie_verify.hpp"
+#include "tools/bots/planowanie/in_process_bots.hpp"
 
 namespace planowanie_referee_test {
 

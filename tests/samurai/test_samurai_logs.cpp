@@ -7,7 +7,8 @@
 #include <sstream>
 
 #include "core/user_error.hpp"
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
+#include "rules/samurai/samurai_verify.hpp"
 
 namespace arb::samurai {
 namespace {

@@ -5,7 +5,8 @@
 #include <set>
 
 #include "core/rng.hpp"
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
+#include "rules/samurai/samurai_verify.hpp"
 
 namespace arb::samurai {
 namespace {

@@ -11,6 +11,7 @@
 #include "arbiter/match/match_runner.hpp"
 #include "rules/samurai/samurai_game.hpp"
 #include "rules/samurai/samurai_referee.hpp"
+#include "rules/samurai/samurai_verify.hpp"
 
 namespace arb::samurai {
 namespace {

@@ -20,6 +20,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/ants/ants_verify.hpp"
 
 namespace {
 

@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "core/rng.hpp"
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
+#include "rules/samurai/samurai_verify.hpp"
 
 using namespace arb;
 using namespace arb::samurai;

@@ -2,12 +2,12 @@
 // invalid-order verdicts applied at their turns, food and spawn tie-breaks from the recording
 // (level A) or the seeded generator (level C), then a turn-by-turn comparison that stops at the
 // first difference, and a comparison of the whole end state.
+#include "rules/ants/ants_verify.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
 #include <span>
-
-#include "rules/ants/ants_replay.hpp"
 
 namespace arb::ants {
 namespace {
