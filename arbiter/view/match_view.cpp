@@ -11,9 +11,9 @@
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
 #include "rules/ants/ants_replay.hpp"
-#include "rules/planowanie/planowanie_log.hpp"
+#include "rules/planowanie/planowanie_replay.hpp"
 #include "rules/registry.hpp"
-#include "rules/samurai/samurai_log.hpp"
+#include "rules/samurai/samurai_replay.hpp"
 
 namespace arb::view {
 namespace fs = std::filesystem;

@@ -51,7 +51,6 @@ struct Tile {
 // Throws UserError with a one-line reason naming the map and line for a malformed map (ragged
 // rows, unknown cells, bad options, a tile over 1000 cells a side).
 Tile parse_tile(std::string_view text, const std::string& origin);
-Tile read_tile(const std::string& path);
 // The bounds the seed states for a game of `players` (UserError, one line naming the map, the
 // line and the rule): the board of 2..1000 cells a side, at least one dog and one sheep per
 // player, a pen to gather them in, every pen a rectangle.

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/user_error.hpp"
-#include "rules/smartdog/smartdog_engine.hpp"
+#include "rules/smartdog/smartdog_map.hpp"
 
 namespace arb::smartdog {
 namespace {

@@ -12,6 +12,7 @@
 #include "core/user_error.hpp"
 #include "rules/seat_faults.hpp"
 #include "rules/smartdog/smartdog_replay.hpp"
+#include "rules/smartdog/smartdog_map.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 
 namespace arb::smartdog {

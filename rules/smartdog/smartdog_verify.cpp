@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/user_error.hpp"
+#include "rules/smartdog/smartdog_map.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 
 namespace arb::smartdog {

@@ -7,6 +7,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/smartdog/smartdog_engine.hpp"
+#include "rules/smartdog/smartdog_map.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 #include "rules/smartdog/smartdog_verify.hpp"
 

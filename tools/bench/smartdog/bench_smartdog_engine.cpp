@@ -11,6 +11,7 @@
 
 #include "core/rng.hpp"
 #include "rules/smartdog/smartdog_engine.hpp"
+#include "rules/smartdog/smartdog_map.hpp"
 
 using namespace arb::smartdog;
 
