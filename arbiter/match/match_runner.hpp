@@ -6,6 +6,8 @@
 
 namespace arb {
 
+class ProcessTable;  // core/process_table.hpp: only the runner's source needs the table itself
+
 // Bot faults end up in the record, never as exceptions. Throws UserError for set-up problems
 // found before the match starts (missing executable, bad option, missing map).
 MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request);
@@ -17,7 +19,6 @@ MatchRecord record_for(const MatchRequest& request);
 // Adds the results to a record begun by record_for: each participant made once from the request's
 // bot, the referee's outcome and, when bots ran, the table's usage and process ends (`table` is
 // nullptr for a match no bot played: a forfeit). The one place a record's results are assembled.
-class ProcessTable;
 void finish_record(MatchRecord& record, const MatchRequest& request, RefereeResult result, const ProcessTable* table);
 
 // The request for rotation r of a deal set: bots shifted cyclically by r seats
