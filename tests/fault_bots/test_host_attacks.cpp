@@ -367,7 +367,7 @@ TEST_CASE("--freeze stops every process of a seat between its turns, also a chai
             }
             const std::string count = before.substr(0, before.find('\n'));
             MESSAGE("count stayed at " << count << " for " << window.count() << " ms; the seat is "
-                                       << to_string(attacker.table->status(0)));
+                                       << std::string(to_string(attacker.table->status(0))));
             CHECK(attacker("id").rfind("uid ", 0) == 0);  // the bot itself still answers
             return std::optional<bool>(false);
         };
