@@ -112,7 +112,4 @@ StepRecord play_step(const Field& field, GameState& state, const std::array<std:
 // (samurai.md 2.3). Samurai sense nothing.
 std::vector<Gold> sensed_gold(const GameState& state, int size, int agent);
 
-// The 13-line game state text of rules.html "Game State Information" for one agent.
-std::string state_message(const Field& field, const GameState& state, int agent, std::int64_t think_time_left_ms);
-
 }  // namespace arb::samurai

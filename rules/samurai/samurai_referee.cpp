@@ -1,28 +1,17 @@
 #include "rules/samurai/samurai_referee.hpp"
 
-#include <charconv>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
-#include "rules/seat_faults.hpp"
+#include "rules/samurai/samurai_protocol.hpp"
+#include "rules/seat_driver.hpp"
 
 namespace arb::samurai {
 namespace {
 
 const char* role_name(int agent) { return is_samurai(agent) ? "samurai" : "dog"; }
-
-// One integer, optionally signed, with blanks around it. Anything else is no plan at all.
-std::optional<std::int64_t> parse_plan(std::string_view line) {
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-    if (!line.empty() && line.front() == '+') line.remove_prefix(1);
-    std::int64_t value = 0;
-    const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), value);
-    if (error != std::errc() || end != line.data() + line.size() || line.empty()) return std::nullopt;
-    return value;
-}
 
 std::int64_t time_left_ms(const Table& table, int seat) {
     return table.alive(seat) ? static_cast<std::int64_t>(table.time_left(seat).count()) : 0;
@@ -44,31 +33,24 @@ GameOutcome play_game(const Field& field, Table& table, int first_seat) {
 
     while (!game_over(field, state)) {
         std::vector<Request> requests;
-        std::vector<int> asked;  // agent of each request
         for (int a = 0; a < kAgents; ++a) {
             const int seat = first_seat + a;
             if (!table.alive(seat)) continue;  // out of time or gone: plan -1, sent nothing (samurai.md 2.7)
             requests.push_back({seat, state_message(field, state, a, time_left_ms(table, seat)), one_line_framer()});
-            asked.push_back(a);
         }
         std::array<std::int64_t, kAgents> plans{kStay, kStay, kStay, kStay};
-        const std::vector<Reply> replies = table.ask_all(requests);
-        for (std::size_t i = 0; i < replies.size(); ++i) {
-            const int a = asked[i];
-            const Reply& reply = replies[i];
+        for (const auto& answer : ask_round(table, requests, read_plan)) {
+            const int a = answer.seat - first_seat;
             AgentFault& fault = outcome.faults[a];
-            if (!reply.ok()) {
+            if (answer.failed()) {
                 // The table has retired the seat; the agent stays for the rest of the game.
                 if (fault.status == SeatStatus::ok) {
-                    const SeatFault failed = seat_fault(table, first_seat + a, reply.status);
-                    fault.status = failed.status;
-                    fault.reason = failed.reason;
+                    fault.status = answer.fault.status;
+                    fault.reason = answer.fault.reason;
                     fault.step = state.step;
                 }
-                continue;
-            }
-            if (const auto plan = parse_plan(reply.first_line())) {
-                plans[a] = *plan;
+            } else if (answer.move) {
+                plans[a] = *answer.move;
             } else {
                 ++fault.unparsable_replies;
             }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/user_error.hpp"
+#include "rules/samurai/samurai_protocol.hpp"
 #include "rules/samurai/samurai_replay.hpp"
 #include "rules/samurai/samurai_verify.hpp"
 

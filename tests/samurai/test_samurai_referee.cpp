@@ -10,6 +10,7 @@
 
 #include "core/scripted_table.hpp"
 #include "rules/samurai/samurai_game.hpp"
+#include "rules/samurai/samurai_protocol.hpp"
 #include "rules/samurai/samurai_referee.hpp"
 #include "rules/samurai/samurai_verify.hpp"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/rng.hpp"
+#include "rules/samurai/samurai_protocol.hpp"
 #include "rules/samurai/samurai_replay.hpp"
 #include "rules/samurai/samurai_verify.hpp"
 
