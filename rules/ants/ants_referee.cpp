@@ -2,24 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "rules/ants/ants_protocol.hpp"
+#include "rules/seat_driver.hpp"
+
 namespace arb::ants {
 namespace {
-
-std::string join(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& s : items) {
-        if (!out.empty()) out += ' ';
-        out += s;
-    }
-    return out;
-}
-
-template <class T>
-std::vector<std::string> to_strings(const std::vector<T>& values) {
-    std::vector<std::string> out;
-    for (const auto& v : values) out.push_back(fmt::format("{}", v));
-    return out;
-}
 
 class AntsMatch {
 public:
@@ -44,7 +31,7 @@ public:
         {
             std::vector<Request> requests;
             for (int p = 0; p < n_; ++p)
-                if (engine_.is_alive(p)) requests.push_back({p, engine_.player_start_text() + "ready\n", go_framer()});
+                if (engine_.is_alive(p)) requests.push_back({p, start_message(engine_), go_framer()});
             bots_listed();
             collect(requests, 0);
         }
@@ -54,13 +41,12 @@ public:
             std::vector<Request> requests;
             for (int p = 0; p < n_; ++p) {
                 if (!engine_.is_alive(p)) continue;
-                requests.push_back({p, "turn " + std::to_string(turn) + "\n" + engine_.player_state_text(p) + "go\n",
-                                    go_framer()});
+                requests.push_back({p, turn_message(engine_, p, turn), go_framer()});
                 outcome_.playerturns[p] = turn;
             }
             if (settings_.stream)
-                settings_.stream("turn " + std::to_string(turn) + "\nscore " + join(to_strings(engine_.scores())) + "\n" +
-                                 engine_.full_state_text());
+                settings_.stream("turn " + std::to_string(turn) + "\nscore " + join_words(to_words(engine_.scores())) +
+                                 "\n" + engine_.full_state_text());
             engine_.start_turn();
             bots_listed();
             auto moves = collect(requests, turn);
@@ -96,9 +82,10 @@ public:
         for (int p = 0; p < n_; ++p)
             if (engine_.is_alive(p) && table_.alive(p)) table_.send(p, end_message(p));
         if (settings_.stream) {
-            settings_.stream("end\nplayers " + std::to_string(n_) + "\nscore " + join(to_strings(engine_.scores())) +
-                             "\nstatus " + join(outcome_.status) + "\nplayerturns " +
-                             join(to_strings(outcome_.playerturns)) + "\n" + engine_.full_state_text());
+            settings_.stream("end\nplayers " + std::to_string(n_) + "\nscore " +
+                             join_words(to_words(engine_.scores())) + "\nstatus " + join_words(outcome_.status) +
+                             "\nplayerturns " + join_words(to_words(outcome_.playerturns)) + "\n" +
+                             engine_.full_state_text());
         }
         outcome_.replay = replay_json();
         return outcome_;
@@ -115,18 +102,15 @@ private:
     // Asks every live bot at once; a bot that fails is out (its ants stay).
     std::vector<std::vector<std::string>> collect(const std::vector<Request>& requests, int turn) {
         std::vector<std::vector<std::string>> moves(n_);
-        if (requests.empty()) return moves;
-        const auto replies = table_.ask_all(requests);
-        for (std::size_t i = 0; i < requests.size(); ++i) {
-            const int p = requests[i].seat;
-            const Reply& reply = replies[i];
-            if (reply.ok()) {
-                moves[p] = reply.lines;
+        for (auto& answer : ask_round(table_, requests, read_orders)) {
+            const int p = answer.seat;
+            if (!answer.failed()) {
+                moves[p] = std::move(*answer.move);  // read_orders reads every ok reply
                 continue;
             }
             // The replay keeps the original's word; the record has the shared status (a kill, and why).
-            outcome_.status[p] = reply.status == ReplyStatus::timeout ? "timeout" : "crashed";
-            outcome_.faults[p] = seat_fault(table_, p, reply.status);
+            outcome_.status[p] = answer.reply.status == ReplyStatus::timeout ? "timeout" : "crashed";
+            outcome_.faults[p] = std::move(answer.fault);
             outcome_.playerturns[p] = turn;
             engine_.kill_player(p);
             table_.note(fmt::format("turn {} bot {} {}", turn, p, outcome_.status[p]));
@@ -141,15 +125,7 @@ private:
             table_.note(fmt::format("turn {:4} bot {} invalid actions:\n{}", turn, p, fmt::join(v.invalid, "\n")));
     }
 
-    std::string end_message(int p) {
-        std::string out = "end\nplayers " + std::to_string(n_) + "\n";
-        out += "score " + join(engine_.order_for_player(p, to_strings(engine_.scores()))) + "\n";
-        out += "status " + join(engine_.order_for_player(p, outcome_.status)) + "\n";
-        out += "playerturns " + join(engine_.order_for_player(p, to_strings(outcome_.playerturns))) + "\n";
-        out += engine_.player_state_text(p);
-        out += "go\n";
-        return out;
-    }
+    std::string end_message(int p) { return ants::end_message(engine_, p, outcome_.status, outcome_.playerturns); }
 
     nlohmann::json replay_json() const {
         nlohmann::json r;
@@ -175,16 +151,6 @@ private:
 };
 
 }  // namespace
-
-ReplyFramer go_framer() {
-    return [](std::string_view line) {
-        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
-        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
-        if (line.size() == 2 && (line[0] == 'g' || line[0] == 'G') && (line[1] == 'o' || line[1] == 'O'))
-            return Frame::end_skip;
-        return Frame::keep;
-    };
-}
 
 AntsMatchOutcome run_ants_match(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings) {
     return AntsMatch(engine, table, settings).play();

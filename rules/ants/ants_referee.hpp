@@ -2,7 +2,8 @@
 // The Ants referee: the original engine's turn loop (ants.md section 2, worker/engine.py)
 // over a Table. Seat i is player i. Every bot gets exactly the text the original sends:
 // the turn-0 block + "ready", then "turn t", its visible state and "go" each turn, and the end
-// block; it answers with order lines ended by "go" (any case).
+// block; it answers with order lines ended by "go" (any case) (ants_protocol.hpp). The seats are
+// asked through the seat driver (rules/seat_driver.hpp).
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -36,9 +37,6 @@ struct AntsMatchOutcome {
     int game_length = 0;
     nlohmann::json replay;            // the whole replay file, original format
 };
-
-// A "go" line ends a reply (case-insensitive, surrounding blanks ignored, as the original).
-ReplyFramer go_framer();
 
 // Plays a whole game on an engine that is set up and not started. Bot faults are results.
 AntsMatchOutcome run_ants_match(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings);

@@ -10,6 +10,7 @@
 #include "core/scripted_table.hpp"
 #include "core/bot_spec.hpp"
 #include "rules/ants/ants_game.hpp"
+#include "rules/ants/ants_protocol.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
 #include "tests/ants/ants_test_support.hpp"
@@ -99,6 +100,16 @@ FixtureRun run_fixture(bool seeded = false) {
 }
 
 }  // namespace
+
+TEST_CASE("ants protocol: a go line in any case, blanks around it, ends a reply, and the lines before it are orders") {
+    const arb::ReplyFramer framer = arb::ants::go_framer();
+    for (const char* line : {"o 1 2 N", "gone", "g o", "", "go go"}) CHECK(framer(line) == arb::Frame::keep);
+    for (const char* go : {"go", "GO", "gO", " go\t"}) CHECK(framer(go) == arb::Frame::end_skip);
+    arb::Reply reply;
+    reply.lines = {"o 1 2 N", "junk", ""};
+    REQUIRE(arb::ants::read_orders(reply));
+    CHECK(*arb::ants::read_orders(reply) == reply.lines);
+}
 
 TEST_CASE("level B: every bot of the io fixture receives the original text line for line") {
     const FixtureRun run = run_fixture();
