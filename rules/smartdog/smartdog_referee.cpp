@@ -10,24 +10,16 @@
 
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
-#include "rules/seat_faults.hpp"
-#include "rules/smartdog/smartdog_replay.hpp"
+#include "rules/seat_driver.hpp"
 #include "rules/smartdog/smartdog_map.hpp"
+#include "rules/smartdog/smartdog_protocol.hpp"
+#include "rules/smartdog/smartdog_replay.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 
 namespace arb::smartdog {
 namespace {
 
 constexpr Millis kMinJoinLimit{2000};  // to start, connect and send `join`: at least a turn
-
-// Lines up to `end` (dropped); more than kMaxCommandsPerTurn lines end the reply early, and the
-// missing `end` marks it a flood.
-ReplyFramer turn_framer() {
-    return [count = 0](std::string_view line) mutable {
-        if (line == "end" || line == "end ") return Frame::end_skip;
-        return ++count >= kMaxCommandsPerTurn ? Frame::end_keep : Frame::keep;
-    };
-}
 
 struct Match {
     Session& session;
@@ -69,45 +61,26 @@ struct Match {
     }
 };
 
-std::string hub_of(const std::vector<std::string>& words) {
-    if (words.size() < 3) return "";
-    return words[2].starts_with("#") ? words[2].substr(1) : words[2];
-}
-
-std::vector<std::string> split_words(const std::string& line) {
-    std::vector<std::string> words;
-    std::size_t at = 0;
-    while (at < line.size()) {
-        const auto next = line.find(' ', at);
-        if (next != at) words.push_back(line.substr(at, next == std::string::npos ? std::string::npos : next - at));
-        if (next == std::string::npos) break;
-        at = next + 1;
-    }
-    return words;
-}
-
 // Everybody connects and joins; player ids are seat order. A seat is known by the connection
 // it arrives on, so `join` may name any user (the seed's `join <username> [hub]`).
 void join_all(Match& m) {
     std::vector<Request> requests;
     for (int s = 0; s < m.players; ++s) requests.push_back({s, "", one_line_framer()});
-    const std::vector<Reply> replies = m.table.ask_all(requests);
-    for (int p = 1; p <= m.players; ++p) {
-        const Reply& reply = replies[static_cast<std::size_t>(p - 1)];
-        if (!reply.ok()) {
-            m.retire(p, seat_fault(m.table, p - 1, reply.status).status, std::string("no join: ") + to_string(reply.status));
+    for (const auto& answer : ask_round(m.table, requests, read_join)) {
+        const int p = answer.seat + 1;
+        if (answer.failed()) {
+            m.retire(p, answer.fault.status, std::string("no join: ") + to_string(answer.reply.status));
             continue;
         }
-        const std::vector<std::string> words = split_words(reply.first_line());
-        m.log.from(p, reply.first_line());
-        if (!is_join(reply.first_line())) {
+        m.log.from(p, answer.reply.first_line());
+        if (!answer.move) {
             const std::string error(kExpectedJoin);
             m.table.send(p - 1, error + "\n");
             m.log.to(p, error);
             m.retire(p, SeatStatus::illegal, "first line is not `join <username> [hub]`");
             continue;
         }
-        if (!hub_of(words).empty()) m.log.note(fmt::format("P{} hub {} (ignored)", p, hub_of(words)));
+        if (!answer.move->hub.empty()) m.log.note(fmt::format("P{} hub {} (ignored)", p, answer.move->hub));
         // Stopping on a fault: joins take effect in the logged order, so `verify` replays them.
         if (m.abort_on_fault) m.session.join(p);
     }
@@ -134,26 +107,24 @@ void note_ignored(Match& m, int p, const Reply& reply) {
 void play_turn(Match& m, bool arrival) {
     const std::vector<std::string> text = m.pending_text();
     std::vector<Request> requests;
-    std::vector<int> asked;
     for (int p = 1; p <= m.players; ++p) {
         if (!m.session.waiting_for(p)) continue;
         requests.push_back({p - 1, text[static_cast<std::size_t>(p - 1)], turn_framer(), true});
-        asked.push_back(p);
     }
-    const std::vector<Reply> replies = m.table.ask_all(requests);
     std::map<int, std::vector<std::string>> commands;
+    std::map<int, std::chrono::nanoseconds> wall;  // per player: how long its reply took
     std::vector<int> ok;
-    for (std::size_t i = 0; i < asked.size(); ++i) {
-        const Reply& r = replies[i];
-        const int p = asked[i];
-        note_ignored(m, p, r);
-        if (r.ok() && r.lines.size() >= static_cast<std::size_t>(kMaxCommandsPerTurn)) {
+    for (auto& answer : ask_round(m.table, requests, read_commands)) {
+        const int p = answer.seat + 1;
+        note_ignored(m, p, answer.reply);
+        wall[p] = answer.reply.wall;
+        if (answer.failed()) {
+            m.retire(p, answer.fault.status,
+                     fmt::format("turn {}: {}", m.session.engine().turn() + 1, to_string(answer.reply.status)));
+        } else if (!answer.move) {
             m.retire(p, SeatStatus::illegal, fmt::format("more than {} lines in a turn", kMaxCommandsPerTurn - 1));
-        } else if (!r.ok()) {
-            m.retire(p, seat_fault(m.table, p - 1, r.status).status,
-                     fmt::format("turn {}: {}", m.session.engine().turn() + 1, to_string(r.status)));
         } else {
-            commands[p] = r.lines;
+            commands[p] = std::move(*answer.move);
             ok.push_back(p);
         }
     }
@@ -161,8 +132,6 @@ void play_turn(Match& m, bool arrival) {
     if (arrival) {
         // Live play: each player's commands as one block, the blocks in the order the replies
         // were complete (the requests went out together, so the shortest reply time was first).
-        std::map<int, std::chrono::nanoseconds> wall;
-        for (std::size_t i = 0; i < asked.size(); ++i) wall[asked[i]] = replies[i].wall;
         std::stable_sort(ok.begin(), ok.end(), [&](int a, int b) { return wall[a] < wall[b]; });
         for (int p : ok) {
             for (const auto& line : commands[p]) m.feed(p, line);

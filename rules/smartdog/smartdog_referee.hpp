@@ -9,6 +9,9 @@
 // 1). Each bot also gets a seat name ARBITER_TOKEN ({token}) it may join with; nothing checks
 // it. A first line that is not a `join` gets an `error` and the seat is out. Player ids follow seat order, not join order, so a match reproduces.
 //
+// The seats are asked through the seat driver (rules/seat_driver.hpp); the text they read and the
+// reading of their replies are smartdog_protocol.hpp's.
+//
 // Each turn every live player gets its state and answers with `do` lines up to `end`, within
 // the per-turn limit. Commands are then applied interleaved in a fixed order (ruling 3): one
 // command per player in turn, the first player rotating with the turn (turn N starts with
@@ -20,9 +23,9 @@
 // are dropped with a warning in the wire log and never read as the next turn's reply.
 //
 // Faults (ruling 6, forfeit): no connection, no or a bad `join`, a missing `end` within the
-// per-turn limit, a flood (more than kMaxCommandsPerTurn lines in a turn), a line over the
-// table's cap or a closed connection retire the seat. Its dogs stand still for the rest of the
-// game, it scores -10, ranks last and is never the winner; the others play on.
+// per-turn limit, a flood (kMaxCommandsPerTurn lines or more in a turn, smartdog_protocol.hpp), a
+// line over the table's cap or a closed connection retire the seat. Its dogs stand still for the
+// rest of the game, it scores -10, ranks last and is never the winner; the others play on.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -31,8 +34,6 @@
 #include "rules/smartdog/smartdog_engine.hpp"
 
 namespace arb::smartdog {
-
-inline constexpr int kMaxCommandsPerTurn = 1000;
 
 // The per-seat names handed to the bots (the key on a shared port), from the match seed.
 std::vector<std::string> seat_tokens(std::uint64_t seed, int seats);

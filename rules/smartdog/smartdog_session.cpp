@@ -13,12 +13,6 @@ std::string format_score(double score) {
     return std::string(buffer.data(), result.ptr);
 }
 
-bool is_join(std::string_view line) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
-    if (!line.starts_with("join ")) return false;
-    return line.find_first_not_of(' ', 5) != std::string_view::npos;
-}
-
 Session::Session(const Tile& tile, int players)
     : engine_(tile, players), players_(players), ended_(static_cast<std::size_t>(players), false),
       eliminated_(static_cast<std::size_t>(players), false), joined_players_(static_cast<std::size_t>(players), false) {}

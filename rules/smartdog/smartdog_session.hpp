@@ -19,11 +19,6 @@ struct Outgoing {
 
 std::string format_score(double score);  // as the original prints numbers: 10, -6.25, 7
 
-// A player's first line must be `join <username> [hub]` (any user name); anything else gets
-// this answer and the player is out.
-bool is_join(std::string_view line);
-inline constexpr std::string_view kExpectedJoin = "error Expected join <username> [hub]";
-
 class Session {
 public:
     Session(const Tile& tile, int players);

@@ -11,6 +11,7 @@
 
 #include "core/user_error.hpp"
 #include "rules/smartdog/smartdog_map.hpp"
+#include "rules/smartdog/smartdog_protocol.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 
 namespace arb::smartdog {

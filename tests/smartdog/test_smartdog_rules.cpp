@@ -1,5 +1,6 @@
 // smart-dog rule cases on small boards (smartdog.md 1-8), each checking one rule of the notes,
-// and the golden transcripts of the original server replayed line for line.
+// the reading of a seat's join and turn replies, and the golden transcripts of the original
+// server replayed line for line.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include "core/user_error.hpp"
 #include "rules/smartdog/smartdog_engine.hpp"
 #include "rules/smartdog/smartdog_map.hpp"
+#include "rules/smartdog/smartdog_protocol.hpp"
 #include "rules/smartdog/smartdog_session.hpp"
 #include "rules/smartdog/smartdog_verify.hpp"
 
@@ -323,6 +325,34 @@ TEST_CASE("smartdog session: wait, start, the turn loop, commands after end, unk
     REQUIRE(out.size() == 1);
     CHECK(out[0].line == "finished \"youWin\":true,\"winner\":1");
     CHECK(s.finished());
+}
+
+TEST_CASE("smartdog protocol: the join line and its hub, a turn's lines up to `end`, a flood") {
+    Reply join;
+    join.lines = {"join someone #north"};
+    REQUIRE(read_join(join));
+    CHECK(read_join(join)->hub == "north");
+    join.lines = {"join  someone  hub "};  // runs of spaces give no empty words
+    CHECK(read_join(join)->hub == "hub");
+    join.lines = {"join someone"};
+    REQUIRE(read_join(join));
+    CHECK(read_join(join)->hub.empty());
+    for (const char* line : {"join", "join   ", "joinme x", "hello someone", ""}) {
+        join.lines = {line};
+        CHECK_FALSE(read_join(join));
+    }
+    ReplyFramer framer = turn_framer();
+    CHECK(framer("do 6 move down") == Frame::keep);
+    CHECK(framer("end ") == Frame::end_skip);
+    framer = turn_framer();
+    for (int i = 1; i < kMaxCommandsPerTurn; ++i) REQUIRE(framer("do 6 bark") == Frame::keep);
+    CHECK(framer("do 6 bark") == Frame::end_keep);  // the reply ends without its `end`
+    Reply turn;
+    turn.lines.assign(static_cast<std::size_t>(kMaxCommandsPerTurn - 1), "do 6 bark");
+    REQUIRE(read_commands(turn));
+    CHECK(*read_commands(turn) == turn.lines);
+    turn.lines.push_back("do 6 bark");
+    CHECK_FALSE(read_commands(turn));  // a flood
 }
 
 TEST_CASE("smartdog rules: a bark re-aims a scared sheep and restarts its fear") {
