@@ -4,24 +4,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <charconv>
-#include <memory>
 #include <optional>
 
+#include "rules/planowanie/planowanie_protocol.hpp"
 #include "rules/planowanie/planowanie_replay.hpp"
-#include "rules/seat_faults.hpp"
+#include "rules/seat_driver.hpp"
 
 namespace arb::planowanie {
 namespace {
-
-bool is_blank(std::string_view line) { return line.find_first_not_of(' ') == std::string_view::npos; }
-
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(' ');
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(' ');
-    return text.substr(first, last - first + 1);
-}
 
 std::string without_newline(std::string_view command) {
     while (!command.empty() && command.back() == '\n') command.remove_suffix(1);
@@ -33,6 +23,8 @@ std::string shorten(std::string_view text) {
     constexpr std::size_t kMax = 60;
     return text.size() <= kMax ? std::string(text) : std::string(text.substr(0, kMax)) + "...";
 }
+
+using Answer = SeatAnswer<GtpReply>;
 
 struct Fault {
     SeatStatus status = SeatStatus::ok;
@@ -68,11 +60,11 @@ class Referee {
 
     bool play_all() {
         const Config& config = settings_.config;
-        if (!broadcast_same("set_deck " + config.set_deck_args() + "\n")) return false;
+        if (!broadcast_same(set_deck_command(config))) return false;
         std::vector<std::string> players;
-        for (int s = 0; s < n_; ++s) players.push_back(fmt::format("set_players {} {}\n", n_, s));
+        for (int s = 0; s < n_; ++s) players.push_back(set_players_command(n_, s));
         if (!broadcast(players)) return false;
-        if (!broadcast_same("set_game " + config.set_game_args() + "\n")) return false;
+        if (!broadcast_same(set_game_command(config))) return false;
         while (state_.phase() != Phase::over) {
             if (!play_deal()) return false;
         }
@@ -95,12 +87,7 @@ class Referee {
         }
 
         std::vector<std::string> set_cards;
-        for (int s = 0; s < n_; ++s) {
-            std::string text = fmt::format("set_cards {}", hands[static_cast<std::size_t>(s)].size());
-            for (const Card& c : hands[static_cast<std::size_t>(s)])
-                text += " " + settings_.config.deck.text(c);
-            set_cards.push_back(text + "\n");
-        }
+        for (const auto& hand : hands) set_cards.push_back(set_cards_command(settings_.config.deck, hand));
         if (!broadcast(set_cards)) return false;
         if (!declarations()) return false;
         while (state_.phase() == Phase::play) {
@@ -111,15 +98,16 @@ class Referee {
 
     bool declarations() {
         std::vector<std::string> times;
-        for (int s = 0; s < n_; ++s) times.push_back(time_left_command(s));
+        for (int s = 0; s < n_; ++s) times.push_back(time_left(s));
         if (!broadcast(times)) return false;
 
         std::vector<Request> requests;
-        for (int s = 0; s < n_; ++s) requests.push_back(Request{s, "gen_declare\n", gtp_framer()});
-        const std::vector<Reply> replies = table_.ask_all(requests);
+        for (int s = 0; s < n_; ++s) requests.push_back(Request{s, std::string(kGenDeclare), gtp_framer()});
+        const std::vector<Answer> answers = ask_round(table_, requests, read_gtp_reply);
         std::vector<int> declared(static_cast<std::size_t>(n_), 0);
-        for (int s = 0; s < n_; ++s) {
-            const auto reply = decision_reply(s, replies[static_cast<std::size_t>(s)], "gen_declare");
+        for (const Answer& answer : answers) {
+            const int s = answer.seat;
+            const auto reply = decision_reply(answer, "gen_declare");
             if (!reply) continue;
             const auto number = parse_declaration(reply->payload);
             if (!number) {
@@ -137,7 +125,7 @@ class Referee {
         if (any_fault()) return false;
         log_.deals.back().declarations = declared;
         for (int s = 0; s < n_; ++s) {
-            if (!broadcast_same(fmt::format("declare {} {}\n", s, declared[static_cast<std::size_t>(s)])))
+            if (!broadcast_same(declare_command(s, declared[static_cast<std::size_t>(s)])))
                 return false;
         }
         return true;
@@ -145,9 +133,9 @@ class Referee {
 
     bool one_card() {
         const int seat = state_.to_move();
-        if (!ask_ack(seat, time_left_command(seat))) return false;
-        const Reply raw = table_.ask(seat, "gen_move\n", gtp_framer());
-        const auto reply = decision_reply(seat, raw, "gen_move");
+        if (!ask_ack(seat, time_left(seat))) return false;
+        const Answer answer = ask_seat(table_, seat, kGenMove, gtp_framer(), read_gtp_reply);
+        const GtpReply* reply = decision_reply(answer, "gen_move");
         if (!reply) return false;
         const auto card = settings_.config.deck.parse(reply->payload);
         if (!card) {
@@ -163,7 +151,7 @@ class Referee {
             return false;
         }
         log_card(seat, *card, leads);
-        return broadcast_same(fmt::format("play {} {}\n", seat, settings_.config.deck.text(*card)));
+        return broadcast_same(play_command(settings_.config.deck, seat, *card));
     }
 
     // --- the game log ------------------------------------------------------------------------
@@ -193,9 +181,7 @@ class Referee {
         }
     }
 
-    std::string time_left_command(int seat) const {
-        return fmt::format("time_left {}\n", table_.time_left(seat).count());
-    }
+    std::string time_left(int seat) const { return time_left_command(table_.time_left(seat).count()); }
 
     // --- replies ------------------------------------------------------------------------------
 
@@ -205,10 +191,8 @@ class Referee {
         std::vector<Request> requests;
         for (int s = 0; s < n_; ++s)
             requests.push_back(Request{s, texts[static_cast<std::size_t>(s)], gtp_framer()});
-        const std::vector<Reply> replies = table_.ask_all(requests);
-        for (int s = 0; s < n_; ++s) {
-            check_ack(s, replies[static_cast<std::size_t>(s)], texts[static_cast<std::size_t>(s)]);
-        }
+        for (const Answer& answer : ask_round(table_, requests, read_gtp_reply))
+            check_ack(answer, texts[static_cast<std::size_t>(answer.seat)]);
         return !any_fault();
     }
 
@@ -217,36 +201,39 @@ class Referee {
     }
 
     bool ask_ack(int seat, const std::string& text) {
-        check_ack(seat, table_.ask(seat, text, gtp_framer()), text);
+        check_ack(ask_seat(table_, seat, text, gtp_framer(), read_gtp_reply), text);
         return !any_fault();
     }
 
     // An informational command: any '=' or '?' reply will do; '?' is only noted (the seed lets
     // bots answer '?' to commands they do not handle, e.g. time_left).
-    void check_ack(int seat, const Reply& raw, const std::string& command) {
-        const auto reply = framed_reply(seat, raw, command);
+    void check_ack(const Answer& answer, const std::string& command) {
+        const GtpReply* reply = framed_reply(answer, command);
         if (!reply) return;
         if (reply->kind == GtpReply::Kind::failure)
-            warn(seat,
+            warn(answer.seat,
                  fmt::format("answered '? {}' to '{}'", shorten(reply->payload), without_newline(command)));
     }
 
     // A decision (gen_declare / gen_move): '?' is a fault.
-    std::optional<GtpReply> decision_reply(int seat, const Reply& raw, const std::string& command) {
-        auto reply = framed_reply(seat, raw, command);
-        if (!reply) return std::nullopt;
+    const GtpReply* decision_reply(const Answer& answer, const std::string& command) {
+        const GtpReply* reply = framed_reply(answer, command);
+        if (!reply) return nullptr;
         if (reply->kind == GtpReply::Kind::failure) {
-            fault(seat, SeatStatus::illegal,
+            fault(answer.seat, SeatStatus::illegal,
                   fmt::format("answered '? {}' to {} in {}", shorten(reply->payload), command, where()));
-            return std::nullopt;
+            return nullptr;
         }
         return reply;
     }
 
-    // Channel failures and framing: nullopt when the seat failed (recorded as a fault).
-    std::optional<GtpReply> framed_reply(int seat, const Reply& raw, const std::string& command) {
-        if (!raw.ok()) {
-            const SeatFault failed = seat_fault(table_, seat, raw.status);
+    // Channel failures and framing: null when the seat failed (recorded as a fault); else the
+    // answer's reading.
+    const GtpReply* framed_reply(const Answer& answer, const std::string& command) {
+        const int seat = answer.seat;
+        const Reply& raw = answer.reply;
+        if (answer.failed()) {
+            const SeatFault& failed = answer.fault;
             // "killed" (a limit the table enforces): the table's own reason says more than "closed".
             std::string detail = fmt::format("{}{} waiting for the reply to '{}' in {}",
                                              failed.reason.empty() ? "" : failed.reason + ": ",
@@ -260,18 +247,18 @@ class Referee {
                 detail += fmt::format(" (incomplete line: '{}')", shorten(normalize_line(raw.partial)));
             }
             fault(seat, failed.status, std::move(detail));
-            return std::nullopt;
+            return nullptr;
         }
-        GtpReply reply = parse_gtp_reply(raw.lines);
-        if (reply.kind == GtpReply::Kind::missing) {
+        if (!answer.move) {
             retire_illegal(seat, fmt::format("no '=' or '?' line in the reply to '{}' in {} ({} lines)",
                                              without_newline(command), where(), raw.lines.size()));
-            return std::nullopt;
+            return nullptr;
         }
+        const GtpReply& reply = *answer.move;
         if (reply.extra_lines >= kMaxReplyLines) {
             retire_illegal(seat, fmt::format("reply to '{}' in {} has no empty line after {} lines",
                                              without_newline(command), where(), reply.extra_lines + 1));
-            return std::nullopt;
+            return nullptr;
         }
         if (reply.junk_lines > 0)
             warn(seat, fmt::format("{} stray lines before the reply to '{}'", reply.junk_lines,
@@ -282,7 +269,7 @@ class Referee {
         if (reply.glued)
             warn(seat,
                  fmt::format("no space after the marker in the reply to '{}'", without_newline(command)));
-        return reply;
+        return &reply;
     }
 
     // --- faults and the result ----------------------------------------------------------------
@@ -317,7 +304,7 @@ class Referee {
     void end_bots() {
         if (!settings_.send_quit) return;
         for (int s = 0; s < n_; ++s) {
-            if (table_.alive(s)) table_.send(s, "quit\n");
+            if (table_.alive(s)) table_.send(s, kQuit);
         }
     }
 
@@ -380,74 +367,6 @@ class Referee {
 };
 
 }  // namespace
-
-std::string normalize_line(std::string_view line) {
-    std::string out;
-    out.reserve(line.size());
-    for (char c : line) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '\t')
-            out.push_back(' ');
-        else if (u >= 32 && u != 127)
-            out.push_back(c);
-    }
-    return out;
-}
-
-ReplyFramer gtp_framer() {
-    // Shared so the std::function stays copyable; one framer serves one request.
-    struct Progress {
-        bool started = false;
-        int junk = 0;
-        int extra = 0;
-    };
-    auto progress = std::make_shared<Progress>();
-    return [progress](std::string_view raw) {
-        const std::string line = normalize_line(raw);
-        if (!progress->started) {
-            if (is_blank(line)) return Frame::skip;  // stray blank lines before a reply
-            if (line.front() == '=' || line.front() == '?') {
-                progress->started = true;
-                return Frame::keep;
-            }
-            // Debug output on stdout: kept so the parser can count it, never taken as the answer.
-            return ++progress->junk > kMaxJunkLines ? Frame::end_keep : Frame::keep;
-        }
-        if (is_blank(line)) return Frame::end_skip;
-        return ++progress->extra >= kMaxReplyLines ? Frame::end_keep : Frame::keep;
-    };
-}
-
-GtpReply parse_gtp_reply(const std::vector<std::string>& lines) {
-    GtpReply reply;
-    bool started = false;
-    for (const std::string& raw : lines) {
-        const std::string line = normalize_line(raw);
-        if (started) {
-            ++reply.extra_lines;
-            continue;
-        }
-        if (is_blank(line)) continue;
-        if (line.front() != '=' && line.front() != '?') {
-            ++reply.junk_lines;
-            continue;
-        }
-        started = true;
-        reply.kind = line.front() == '=' ? GtpReply::Kind::success : GtpReply::Kind::failure;
-        const std::string_view rest = std::string_view(line).substr(1);
-        reply.glued = !rest.empty() && rest.front() != ' ';
-        reply.payload = std::string(trim(rest));
-    }
-    return reply;
-}
-
-std::optional<int> parse_declaration(std::string_view payload) {
-    if (payload.empty() || payload.size() > 9) return std::nullopt;
-    int value = 0;
-    const auto [end, ec] = std::from_chars(payload.data(), payload.data() + payload.size(), value);
-    if (ec != std::errc() || end != payload.data() + payload.size()) return std::nullopt;
-    return value;
-}
 
 RefereeResult run_referee(const RefereeSettings& settings, Table& table) {
     return Referee(settings, table).run();

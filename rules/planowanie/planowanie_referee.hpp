@@ -12,8 +12,8 @@
 //       time_left t, gen_move                  (only the seat whose turn it is)
 //       play i K                               (to every seat, the player's own card included)
 //   quit                                       (or nothing, when the game is set to kill)
-// Every command is answered GTP-style: '=' or '?', the result, then an empty line. Every reply
-// is waited for and charged to the seat's clock.
+// Every command is answered GTP-style: '=' or '?', the result, then an empty line
+// (planowanie_protocol.hpp). Every reply is waited for and charged to the seat's clock.
 //
 // Adjudication (seed, "Przebieg turnieju"; RULINGS.md): an illegal declaration or card, a '?'
 // to gen_declare / gen_move, a crash or a timeout ends the match at once. The faulty seat loses
@@ -22,40 +22,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "core/seat.hpp"
 #include "rules/game.hpp"
 #include "rules/planowanie/planowanie_engine.hpp"
 
 namespace arb::planowanie {
-
-// Caps on what a bot may print for one reply before it counts as a protocol violation.
-inline constexpr int kMaxJunkLines = 100;   // non-blank lines before the '='/'?' line
-inline constexpr int kMaxReplyLines = 100;  // lines after it before the empty line
-
-// Normalisation of a received line (planowanie.md 3.2): control bytes other than TAB dropped,
-// TAB turned into a space.
-std::string normalize_line(std::string_view line);
-
-// Cuts one GTP reply: blank lines before it are skipped, junk lines before the '='/'?' line are
-// kept (for diagnostics), the reply ends at its empty line (strict: a reply without one runs the
-// bot out of time). Gives up (completes) when a cap above is exceeded.
-ReplyFramer gtp_framer();
-
-struct GtpReply {
-    enum class Kind { success, failure, missing };
-    Kind kind = Kind::missing;  // missing = no '='/'?' line within the caps
-    std::string payload;        // the text after the marker, trimmed
-    int junk_lines = 0;         // non-blank lines before the marker line
-    int extra_lines = 0;        // lines between the marker line and the empty line
-    bool glued = false;         // "=5": no space after the marker (accepted, noted)
-};
-GtpReply parse_gtp_reply(const std::vector<std::string>& lines);
-
-// A declaration payload: one decimal integer, nothing else. nullopt when malformed.
-std::optional<int> parse_declaration(std::string_view payload);
 
 struct RefereeSettings {
     Config config;

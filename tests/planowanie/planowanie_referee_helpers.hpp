@@ -15,6 +15,7 @@
 
 #include "arbiter/match/match_runner.hpp"
 #include "rules/planowanie/planowanie_game.hpp"
+#include "rules/planowanie/planowanie_protocol.hpp"
 #include "rules/planowanie/planowanie_referee.hpp"
 #include "rules/planowanie/planowanie_replay.hpp"
 #include "rules/planowanie/planowanie_verify.hpp"
