@@ -10,28 +10,6 @@ std::string field(const Fields& fields, const std::string& key) {
     return it == fields.end() ? std::string() : it->second;
 }
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::string url_decode(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '+') {
-            out += ' ';
-        } else if (text[i] == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 && hex_digit(text[i + 2]) >= 0) {
-            out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
-            i += 2;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
-}
-
 }  // namespace
 
 Money starting_money() { return Money{2, 4, 1, 0, 0, 0}; }
@@ -54,32 +32,6 @@ bool can_trade(const GameState& state, int seat) {
             if (other != seat && state.players[other].animals[k] > 0) return true;
     }
     return false;
-}
-
-Fields parse_query(std::string_view body) {
-    std::string_view line;
-    while (!body.empty()) {
-        const auto eol = body.find('\n');
-        std::string_view candidate = body.substr(0, eol);
-        body = eol == std::string_view::npos ? std::string_view() : body.substr(eol + 1);
-        while (!candidate.empty() && (candidate.back() == '\r' || candidate.back() == ' ')) candidate.remove_suffix(1);
-        while (!candidate.empty() && candidate.front() == ' ') candidate.remove_prefix(1);
-        if (!candidate.empty()) {
-            line = candidate;
-            break;
-        }
-    }
-    if (!line.empty() && line.front() == '?') line.remove_prefix(1);
-    Fields fields;
-    while (!line.empty()) {
-        const auto amp = line.find('&');
-        const std::string_view pair = line.substr(0, amp);
-        line = amp == std::string_view::npos ? std::string_view() : line.substr(amp + 1);
-        const auto eq = pair.find('=');
-        if (eq == std::string_view::npos || eq == 0) continue;
-        fields[url_decode(pair.substr(0, eq))] = url_decode(pair.substr(eq + 1));
-    }
-    return fields;
 }
 
 Game::Game(Options options) : options_(options) {

@@ -34,7 +34,7 @@ struct Message {
     friend bool operator==(const Message&, const Message&) = default;
 };
 
-// A player's answer: the fields of its query-string reply.
+// A player's answer: the fields of its query-string reply (koehandel_protocol.hpp reads them).
 using Fields = std::map<std::string, std::string>;
 
 // Money in a cow trade with a valid counter-offer (koehandel.md 1.6, ruling 12; RULINGS.md).
@@ -207,9 +207,5 @@ private:
     Auction auction_;
     Trade trade_;
 };
-
-// Reads a reply body in query form ("?a=1&b=2", the '?' optional, %XX and '+' decoded); the
-// first non-blank line counts. Unknown keys are kept; a malformed pair is skipped.
-Fields parse_query(std::string_view body);
 
 }  // namespace arb::koehandel

@@ -6,8 +6,9 @@
 
 #include "core/user_error.hpp"
 #include "rules/koehandel/koehandel_play.hpp"
+#include "rules/koehandel/koehandel_protocol.hpp"
 #include "rules/koehandel/koehandel_replay.hpp"
-#include "rules/seat_faults.hpp"
+#include "rules/seat_driver.hpp"
 
 namespace arb::koehandel {
 namespace {
@@ -34,11 +35,11 @@ public:
         const std::string text = request_text(message, market_, seat);
         logs_.request(seat, text);
         if (seat >= bots_ || !table_.alive(seat)) return;
-        const Reply reply = table_.ask(seat, text, [](std::string_view) { return Frame::skip; });
-        if (!reply.ok()) {
-            logs_.failed_reply(seat, reply.status);
+        const auto answer = ask_seat(table_, seat, text, [](std::string_view) { return Frame::skip; }, nothing_to_read);
+        if (answer.failed()) {
+            logs_.failed_reply(seat, answer.reply.status);
             ++notification_failures_[seat];
-            count_failure(seat, reply.status, "notification " + message.type);
+            count_failure(seat, answer.reply.status, answer.fault, "notification " + message.type);
         }
     }
 
@@ -47,14 +48,14 @@ public:
         logs_.request(seat, text);
         if (seat >= bots_) return Fields{};  // a house bot passes on everything
         if (!table_.alive(seat)) return std::nullopt;
-        const Reply reply = table_.ask(seat, text, one_line_framer());
-        if (!reply.ok()) {
-            logs_.failed_reply(seat, reply.status);
-            count_failure(seat, reply.status, "decision " + message.type);
+        auto answer = ask_seat(table_, seat, text, one_line_framer(), read_fields);
+        if (answer.failed()) {
+            logs_.failed_reply(seat, answer.reply.status);
+            count_failure(seat, answer.reply.status, answer.fault, "decision " + message.type);
             return std::nullopt;
         }
-        logs_.reply(seat, reply.first_line());
-        return parse_query(reply.first_line());
+        logs_.reply(seat, answer.reply.first_line());
+        return std::move(answer.move);
     }
 
     void adjudicated(int seat, const std::string& what) override {
@@ -75,14 +76,14 @@ public:
 private:
     // A failed reply (to a decision: it also costs the default action; or to a notification) is
     // a fault; after max_faults of them (0 = never) the bot is out, so a slow or hung server
-    // cannot stretch a game by more than max_faults reply limits.
-    void count_failure(int seat, ReplyStatus status, const std::string& what) {
+    // cannot stretch a game by more than max_faults reply limits. `failed` is how the reply ended
+    // the seat (seat_driver.hpp), applied when the table stopped it or the faults run out.
+    void count_failure(int seat, ReplyStatus status, const SeatFault& failed, const std::string& what) {
         ++failures_[seat];
         const std::string fault = fmt::format("fault {}{}: {} {}", failures_[seat],
                                               max_faults_ == 0 ? "" : fmt::format(" of {}", max_faults_), what, to_string(status));
         logs_.note(seat, fault);
         table_.note(fmt::format("seat {} {}", seat + 1, fault));
-        const SeatFault failed = seat_fault(table_, seat, status);
         if (!table_.alive(seat)) {
             // The table stopped the seat itself (its process exited or hit a limit).
             if (!out_[seat].failed()) out_[seat] = failed;
@@ -108,18 +109,6 @@ private:
 };
 
 }  // namespace
-
-std::string request_text(const Message& message, std::uint64_t market, int seat) {
-    std::string text = fmt::format("/?market={}&id={}&type={}", market, seat + 1, message.type);
-    const std::pair<const char*, const std::string*> fields[] = {{"opponent", &message.opponent},
-                                                                 {"auctioneer", &message.auctioneer},
-                                                                 {"goods", &message.goods},
-                                                                 {"money", &message.money},
-                                                                 {"message", &message.message}};
-    for (const auto& [key, value] : fields)
-        if (!value->empty()) text += fmt::format("&{}={}", key, *value);
-    return text;
-}
 
 Options engine_options(const MatchRequest& request) {
     Options options;
@@ -159,8 +148,6 @@ std::vector<SeatPlan> plan_match(const MatchRequest& request) {
     }
     return seats;
 }
-
-std::uint64_t market_of(std::uint64_t seed) { return 1 + seed % 1000000000ULL; }
 
 RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const int bots = static_cast<int>(request.bots.size());

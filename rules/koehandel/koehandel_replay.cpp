@@ -8,7 +8,7 @@
 
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
-#include "rules/koehandel/koehandel_referee.hpp"
+#include "rules/koehandel/koehandel_protocol.hpp"
 
 namespace arb::koehandel {
 namespace {

@@ -3,7 +3,7 @@
 // of the conversation as the referee had it, and match.json naming the match. The referee writes
 // them; `arbiter verify koehandel` and the viewer replay them through the engine.
 //
-// A log's lines, in the order they happened: "> REQUEST" (a request path, koehandel_referee.hpp),
+// A log's lines, in the order they happened: "> REQUEST" (a request path, koehandel_protocol.hpp),
 // "< REPLY" (the first line of a reply) or "< (timeout)" (a failed reply), "# default: WHAT" (a
 // default action the engine applied), "# fault ..." and "# out: ..." (the referee's notes of
 // failed replies and of a seat put out by them).

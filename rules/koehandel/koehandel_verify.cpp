@@ -7,6 +7,7 @@
 #include "core/user_error.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
 #include "rules/koehandel/koehandel_play.hpp"
+#include "rules/koehandel/koehandel_protocol.hpp"
 #include "rules/koehandel/koehandel_replay.hpp"
 #include "rules/koehandel/koehandel_referee.hpp"
 

@@ -81,7 +81,7 @@ TEST_CASE("koehandel: seed example 2, trade of H started by N, invalid counter-o
 
 }  // namespace arb::koehandel::test
 
-#include "rules/koehandel/koehandel_referee.hpp"
+#include "rules/koehandel/koehandel_protocol.hpp"
 
 namespace arb::koehandel::test {
 

@@ -6,7 +6,7 @@
 
 #include "koehandel_test_policy.hpp"
 #include "koehandel_test_support.hpp"
-#include "rules/koehandel/koehandel_referee.hpp"
+#include "rules/koehandel/koehandel_protocol.hpp"
 
 namespace arb::koehandel::test {
 namespace {

@@ -2,6 +2,7 @@
 // trade barring once the deck is empty, the end, the scoring (koehandel.md 1-3, rulings 3-9,
 // 15-20).
 #include "koehandel_test_support.hpp"
+#include "rules/koehandel/koehandel_protocol.hpp"
 
 namespace arb::koehandel::test {
 namespace {
