@@ -11,6 +11,8 @@ Modes (argv[1]):
   late-notify  a threaded server: notifications (information, receive, end) are answered after
             argv[2] ms, decisions at once (each request on its own thread, so a decision is
             answered while a late notification is still pending)
+  late-decide  the other way round: decisions are answered after argv[2] ms, notifications at
+            once (threaded too)
   close     closes the connection without answering
   big       answers a 10 MB body
   redirect  answers 302 with a Location and a body
@@ -53,6 +55,9 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(int(sys.argv[2]) / 1000)
         if mode == "late-notify" and any("type=%s&" % t in query + "&" for t in ("information", "receive", "end")):
             time.sleep(int(sys.argv[2]) / 1000)
+        if mode == "late-decide" and "warm" not in query and not any(
+                "type=%s&" % t in query + "&" for t in ("information", "receive", "end")):
+            time.sleep(int(sys.argv[2]) / 1000)
         if mode == "late-once" and not late_done and "warm" not in query:
             late_done = True
             time.sleep(int(sys.argv[2]) / 1000)
@@ -91,7 +96,7 @@ class Handler(BaseHTTPRequestHandler):
 
 if mode == "never":
     time.sleep(3600)
-elif mode == "late-notify":
+elif mode in ("late-notify", "late-decide"):
     ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 else:
     HTTPServer(("127.0.0.1", port), Handler).serve_forever()

@@ -154,6 +154,21 @@ TEST_CASE("koehandel match: notifications are timed too: a bot answering only th
     CHECK_MESSAGE(verified.ok, verified.first_difference);
 }
 
+TEST_CASE("koehandel match: a bot answering only decisions late is out after --max-faults, with the status of its replies") {
+    Match m("late-decide", {fault("late-decide 800"), python_value("v")}, 5, {{"reply-ms", "300"}, {"startup-ms", "1500"}});
+    const MatchRecord record = m.run();
+    REQUIRE(record.participants.size() == 2);
+    // The status comes from how the decisions' replies failed, not from the notifications'.
+    CHECK(record.participants[0].status == SeatStatus::timeout);
+    CHECK(record.participants[0].detail.find("3 failed replies (the last: timeout)") != std::string::npos);
+    CHECK(record.participants[0].detail.find("failed notification") == std::string::npos);
+    CHECK(record.participants[1].status == SeatStatus::ok);
+    const std::string log = m.log(0, "fault");
+    CHECK(log.find("# fault 1 of 3: decision ") != std::string::npos);
+    CHECK(log.find("# fault 3 of 3: decision ") != std::string::npos);
+    CHECK(log.find("# fault 4") == std::string::npos);
+}
+
 }  // namespace arb::koehandel
 
 namespace arb::koehandel {
