@@ -475,7 +475,7 @@ std::string probe_namespaces() {
     const LentNetworkNamespace netns = LentNetworkNamespace::borrow();
     if (!netns.valid()) return std::string("cannot make a network namespace: ") + std::strerror(errno);
     ProbeChild probe;
-    probe.view = namespace_view(ExposedPaths{"/", {}, {}}, ViewOptions{});
+    probe.view = namespace_view(ExposedPaths{"/", {}, {}, {}}, ViewOptions{});
     probe.netns = netns.get();
     const pid_t pid = clone_vfork(namespace_clone_flags(), probe_child, &probe);
     if (pid < 0) return std::string("cannot make namespaces: ") + std::strerror(errno);

@@ -60,7 +60,11 @@ void ProcessTableImpl::start_seat(int s) {
     }
     UniqueFd filter_for_bwrap;  // read by bwrap at its start (--seccomp FD)
     if (sandbox_plan_.bwrap) {
-        SandboxedCommand command{request.executable, request.argv, request.dir, seat.channel->networked()};
+        SandboxedCommand command;
+        command.executable = request.executable;
+        command.argv = request.argv;
+        command.dir = request.dir;
+        command.network = seat.channel->networked();
         command.disk_mib = limits.disk_mib;
         command.read_only = launch.bot.read_only;
         filter_for_bwrap = syscall_filter_memfd(syscall_filter(limits.allow_syscalls));

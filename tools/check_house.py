@@ -17,6 +17,9 @@
    rules/<game>/ are its <game>_engine* files, every .cpp whose first project include is
    <game>_engine.hpp (a part of the engine split off), the parts named in ENGINE_PARTS, and every
    header of the folder one of them includes.
+5. Referees ask through the seat driver: outside rules/seat_driver.hpp and rules/seat_faults.*, no
+   file of rules/ asks a table itself (table.ask, table.ask_all) or maps a failed reply itself
+   (seat_fault), so a failed reply becomes a seat status in one place for every game.
 
 Functions are measured with Universal Ctags (tools/setup installs it). Prints one line per
 breach and exits 1 when there is any, 0 otherwise.
@@ -53,6 +56,9 @@ ENGINE_PARTS = {
     "ants": ("ants_food", "cpython_random"),
     "koehandel": ("koehandel_cards",),
 }
+# Rule 5: the table's asks and the fault mapping, called anywhere but in the driver.
+DRIVER_FILES = ("rules/seat_driver.hpp", "rules/seat_faults.hpp", "rules/seat_faults.cpp")
+TABLE_ASK = re.compile(r"\b\w*table_?\s*(?:\.|->)\s*ask(?:_all)?\s*\(|\bask_all\s*\(|\bseat_fault\s*\(")
 ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]')
 ENGINE_FORBIDDEN_SYSTEM = ("iostream", "fstream", "cstdio", "stdio.h", "istream", "ostream", "filesystem")
 ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/process_table", "core/seat", "core/channel", "core/sandbox",
@@ -167,6 +173,19 @@ def engine_breaches(paths, texts):
     return breaches
 
 
+def driver_breaches(path, lines):
+    if not path.startswith("rules/") or path in DRIVER_FILES:
+        return []
+    breaches = []
+    for number, line in enumerate(lines, 1):
+        code = line.split("//", 1)[0]
+        m = TABLE_ASK.search(code)
+        if m:
+            breaches.append(f"{path}:{number}: '{m.group(0).strip()}' outside the seat driver; a referee asks "
+                            "through rules/seat_driver.hpp (ask_round, ask_seat), which maps failed replies once")
+    return breaches
+
+
 def size_breaches(repo, path, lines):
     head = "".join(lines[:12])
     if len(lines) > MAX_FILE_LINES and not REASON.search(head):
@@ -219,6 +238,7 @@ def main(argv):
         breaches += include_breaches(repo, path)
         breaches += size_breaches(repo, path, texts[path])
         breaches += sql_breaches(path, texts[path])
+        breaches += driver_breaches(path, texts[path])
     breaches += engine_breaches(paths, texts)
     breaches += function_breaches(repo, paths, texts)
     for b in breaches:

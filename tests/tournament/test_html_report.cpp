@@ -304,7 +304,12 @@ TEST_CASE("ratings round by round: cumulative fits that follow the results, only
     const auto match = [](const std::string& key, const std::string& winner, const std::string& loser) {
         report::ReportMatch m;
         m.schedule_key = key;
-        m.seats = {{.bot = winner, .seat = 0, .rank = 1}, {.bot = loser, .seat = 1, .rank = 2}};
+        m.seats.resize(2);
+        m.seats[0].bot = winner;
+        m.seats[0].rank = 1;
+        m.seats[1].bot = loser;
+        m.seats[1].seat = 1;
+        m.seats[1].rank = 2;
         m.pairs = {{.a = 0, .b = 1, .score_a = 1}};
         return m;
     };
