@@ -6,6 +6,7 @@
 
 #include "core/rng.hpp"
 #include "rules/planowanie/planowanie_engine.hpp"
+#include "tests/test_repeats.hpp"
 
 using namespace arb::planowanie;
 
@@ -279,7 +280,7 @@ TEST_CASE("planowanie rules: random playouts keep the invariants") {
                             {5, "23456789TJQKA", "CDHS"}, {6, "9TJQKA", "CDHS"},        {2, "AK", "SH"}};
     arb::Rng rng(20261122);
     int games = 0;
-    for (int round = 0; round < 400; ++round) {
+    for (int round = 0; round < 400 / arb::testing::kRepeatDivisor; ++round) {
         for (const Table& t : tables) {
             Config config;
             config.deck = Deck(t.values, t.suits);
@@ -341,5 +342,5 @@ TEST_CASE("planowanie rules: random playouts keep the invariants") {
             ++games;
         }
     }
-    CHECK(games == 2400);
+    CHECK(games == 2400 / arb::testing::kRepeatDivisor);
 }

@@ -65,7 +65,7 @@ TEST_CASE("seat driver: the reader sees ok replies only, and a round of no reque
     CHECK(table.transcript().size() == 4 + 4);  // 4 requests and 4 answers or faults, nothing more
 }
 
-TEST_CASE("seat driver: one seat asked alone; a seat the table stopped keeps the table's status") {
+TEST_CASE("seat driver: one seat asked alone, and a seat the table stopped keeps the table's status") {
     ScriptedTable table = four_seats();
     const auto good = ask_seat(table, 0, "go\n", one_line_framer(), read_number);
     CHECK(good.move == 7);

@@ -7,6 +7,7 @@
 #include "core/rng.hpp"
 #include "rules/samurai/samurai_replay.hpp"
 #include "rules/samurai/samurai_verify.hpp"
+#include "tests/test_repeats.hpp"
 
 namespace arb::samurai {
 namespace {
@@ -126,7 +127,7 @@ TEST_CASE("samurai playouts: random plans on random fields keep the rules' invar
 }
 
 TEST_CASE("samurai playouts: every random game's log verifies, round-trips and reproduces") {
-    for (std::uint64_t game = 0; game < 100; ++game) {
+    for (std::uint64_t game = 0; game < 100 / arb::testing::kRepeatDivisor; ++game) {
         Rng rng(derive_seed(7, {game}));
         const Field f = random_field(rng);
         Rng plans_a(derive_seed(8, {game})), plans_b(derive_seed(8, {game}));
