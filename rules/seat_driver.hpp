@@ -31,6 +31,9 @@ struct SeatAnswer {
     SeatFault fault;           // status ok unless the reply failed
     std::optional<Move> move;  // the protocol's reading of an ok reply; nullopt = unreadable or failed
 
+    SeatAnswer() = default;
+    SeatAnswer(int seat, Reply&& reply) : seat(seat), reply(std::move(reply)) {}
+
     bool failed() const { return fault.failed(); }
     bool readable() const { return move.has_value(); }
 };
@@ -39,33 +42,37 @@ struct SeatAnswer {
 template <class Read>
 using MoveOf = typename std::invoke_result_t<Read&, const Reply&>::value_type;
 
-// Maps and reads one reply the table gave for `seat`.
-template <class Read>
-SeatAnswer<MoveOf<Read>> answer_of(const Table& table, int seat, Reply reply, Read& read) {
-    SeatAnswer<MoveOf<Read>> answer;
-    answer.seat = seat;
-    answer.fault = seat_fault(table, seat, reply.status);
-    if (!answer.failed()) answer.move = read(std::as_const(reply));
-    answer.reply = std::move(reply);
-    return answer;
+// Completes an answer whose seat and reply are set: a failed reply's fault mapped (only a failed
+// reply asks the mapping), an ok reply read.
+template <class Move, class Read>
+void complete(SeatAnswer<Move>& answer, const Table& table, Read& read) {
+    if (answer.reply.ok()) {
+        answer.move = read(std::as_const(answer.reply));
+    } else {
+        answer.fault = seat_fault(table, answer.seat, answer.reply.status);
+    }
 }
 
-// Asks every request's seat at once (Table::ask_all); the answers come in request order.
+// Asks every request's seat at once (Table::ask_all); the answers come in request order, each
+// built where it stays, around the reply moved in.
 template <class Read>
 std::vector<SeatAnswer<MoveOf<Read>>> ask_round(Table& table, std::span<const Request> requests, Read read) {
     std::vector<SeatAnswer<MoveOf<Read>>> answers;
     if (requests.empty()) return answers;
     std::vector<Reply> replies = table.ask_all(requests);
     answers.reserve(replies.size());
-    for (std::size_t i = 0; i < replies.size(); ++i)
-        answers.push_back(answer_of(table, requests[i].seat, std::move(replies[i]), read));
+    for (std::size_t i = 0; i < replies.size(); ++i) {
+        complete(answers.emplace_back(requests[i].seat, std::move(replies[i])), table, read);
+    }
     return answers;
 }
 
 // Asks one seat (Table::ask): for games whose seats answer in turn.
 template <class Read>
 SeatAnswer<MoveOf<Read>> ask_seat(Table& table, int seat, std::string_view text, ReplyFramer framer, Read read) {
-    return answer_of(table, seat, table.ask(seat, text, std::move(framer)), read);
+    SeatAnswer<MoveOf<Read>> answer{seat, table.ask(seat, text, std::move(framer))};
+    complete(answer, table, read);
+    return answer;
 }
 
 // The reader for a protocol whose moves are the reply's lines as they came (Ants, smart-dog) or
