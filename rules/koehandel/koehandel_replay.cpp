@@ -35,6 +35,15 @@ bool is_failure(const std::string& reply) {
     return false;
 }
 
+// A reply that starts with '(' or a backslash is logged behind a backslash, so a bot that answers
+// "(timeout)" is not read back as a failed reply. Every other reply is logged as it came.
+constexpr char kEscape = '\\';
+bool needs_escape(std::string_view reply) { return !reply.empty() && (reply.front() == '(' || reply.front() == kEscape); }
+std::string_view unescaped(std::string_view reply) {
+    if (!reply.empty() && reply.front() == kEscape) reply.remove_prefix(1);
+    return reply;
+}
+
 }  // namespace
 
 void write_match_file(const fs::path& folder, const MatchRequest& request) {
@@ -57,7 +66,13 @@ PlayerLogs::PlayerLogs(const fs::path& folder, const std::vector<std::string>& n
 }
 
 void PlayerLogs::request(int seat, const std::string& text) { write(seat, kRequest, text); }
-void PlayerLogs::reply(int seat, std::string_view first_line) { write(seat, kReply, first_line); }
+void PlayerLogs::reply(int seat, std::string_view first_line) {
+    if (needs_escape(first_line)) {
+        write(seat, kReply, std::string(1, kEscape) + std::string(first_line));
+    } else {
+        write(seat, kReply, first_line);
+    }
+}
 void PlayerLogs::failed_reply(int seat, ReplyStatus status) { write(seat, kReply, failure_text(status)); }
 void PlayerLogs::default_action(int seat, const std::string& what) { write(seat, kDefault, what); }
 void PlayerLogs::note(int seat, const std::string& text) { write(seat, kNote, text); }
@@ -105,11 +120,12 @@ std::optional<Fields> LoggedPlayers::ask(int seat, const Message& message) {
     expect(seat, std::string(kRequest) + request_text(message, market_, seat));
     SeatLog& log = logs_[static_cast<std::size_t>(seat)];
     if (log.at(kReply)) {
-        const std::string reply = log.lines[log.next++].substr(kReply.size());
-        if (is_failure(reply)) {
+        const std::string logged = log.lines[log.next++].substr(kReply.size());
+        if (is_failure(logged)) {
             on_ask(seat, message, std::nullopt);
             return std::nullopt;
         }
+        const std::string reply(unescaped(logged));
         on_ask(seat, message, reply);
         return parse_query(reply);
     }

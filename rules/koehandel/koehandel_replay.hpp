@@ -4,9 +4,10 @@
 // them; `arbiter verify koehandel` and the viewer replay them through the engine.
 //
 // A log's lines, in the order they happened: "> REQUEST" (a request path, koehandel_protocol.hpp),
-// "< REPLY" (the first line of a reply) or "< (timeout)" (a failed reply), "# default: WHAT" (a
-// default action the engine applied), "# fault ..." and "# out: ..." (the referee's notes of
-// failed replies and of a seat put out by them).
+// "< REPLY" (the first line of a reply; one that starts with '(' or a backslash is written behind a
+// backslash, so no reply reads as the next kind) or "< (timeout)" (a failed reply), "# default:
+// WHAT" (a default action the engine applied), "# fault ..." and "# out: ..." (the referee's notes
+// of failed replies and of a seat put out by them).
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

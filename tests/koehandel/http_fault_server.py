@@ -14,6 +14,7 @@ Modes (argv[1]):
   late-decide  the other way round: decisions are answered after argv[2] ms, notifications at
             once (threaded too)
   close     closes the connection without answering
+  parens    answers "(timeout)" to everything: a reply that looks like the log's note of a failed one
   big       answers a 10 MB body
   redirect  answers 302 with a Location and a body
   drop      HTTP/1.1 without "Connection: close", but closes the connection after each reply
@@ -61,6 +62,9 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "late-once" and not late_done and "warm" not in query:
             late_done = True
             time.sleep(int(sys.argv[2]) / 1000)
+        if mode == "parens":
+            self.reply(b"(timeout)\n")
+            return
         if mode == "close":
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)

@@ -189,6 +189,18 @@ int free_port() {
 
 }  // namespace
 
+TEST_CASE("koehandel match: a bot that answers \"(timeout)\" is logged so that verify replays its answers") {
+    Match m("parens", {fault("parens"), python_value("v")}, 5, {{"reply-ms", "2000"}, {"startup-ms", "2000"}});
+    const MatchRecord record = m.run();
+    REQUIRE(record.participants.size() == 2);
+    CHECK(record.participants[0].status == SeatStatus::ok);  // an answer, not a failed reply
+    const std::string log = m.log(0, "fault");
+    CHECK(log.find("\n< \\(timeout)\n") != std::string::npos);
+    CHECK(log.find("\n< (timeout)\n") == std::string::npos);
+    const VerifyOutcome verified = verify_player_logs(m.request.replay_path);
+    CHECK_MESSAGE(verified.ok, verified.first_difference);
+}
+
 TEST_CASE("koehandel match: a bot already running elsewhere is a seat through url=") {
     const int port = free_port();
     const std::string server = (kBots / "value_bot").string();
