@@ -3,7 +3,6 @@
 // "ready", then each turn "turn t", its visible state and "go", and the end block; it answers
 // with order lines ended by "go". The state lines themselves come from the engine
 // (ants_bot_text.cpp), which renders them from its own tables.
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,9 +16,8 @@ namespace arb::ants {
 // A "go" line ends a reply (case-insensitive, surrounding blanks ignored, as the original).
 ReplyFramer go_framer();
 
-// The reader for the seat driver: every line before "go" is an order line, as it came; the
-// engine judges them (do_moves, ants.md 3.1).
-inline std::optional<std::vector<std::string>> read_orders(const Reply& reply) { return reply.lines; }
+// The reader for the seat driver is the driver's own `reply_lines`: every line before "go" is an
+// order line, as it came, and the engine judges them (do_moves, ants.md 3.1).
 
 // The words of one line of the original's text, space-separated, and numbers as its words.
 std::string join_words(const std::vector<std::string>& words);

@@ -102,10 +102,10 @@ private:
     // Asks every live bot at once; a bot that fails is out (its ants stay).
     std::vector<std::vector<std::string>> collect(const std::vector<Request>& requests, int turn) {
         std::vector<std::vector<std::string>> moves(n_);
-        for (auto& answer : ask_round(table_, requests, read_orders)) {
+        for (auto& answer : ask_round(table_, requests, reply_lines)) {
             const int p = answer.seat;
             if (!answer.failed()) {
-                moves[p] = std::move(*answer.move);  // read_orders reads every ok reply
+                moves[p] = std::move(*answer.move);  // reply_lines reads every ok reply
                 continue;
             }
             // The replay keeps the original's word; the record has the shared status (a kill, and why).

@@ -13,6 +13,7 @@
 #include "rules/ants/ants_protocol.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/seat_driver.hpp"
 #include "tests/ants/ants_test_support.hpp"
 
 namespace {
@@ -107,8 +108,8 @@ TEST_CASE("ants protocol: a go line in any case, blanks around it, ends a reply,
     for (const char* go : {"go", "GO", "gO", " go\t"}) CHECK(framer(go) == arb::Frame::end_skip);
     arb::Reply reply;
     reply.lines = {"o 1 2 N", "junk", ""};
-    REQUIRE(arb::ants::read_orders(reply));
-    CHECK(*arb::ants::read_orders(reply) == reply.lines);
+    REQUIRE(arb::reply_lines(reply));  // the seat driver's reader, which the Ants referee uses
+    CHECK(*arb::reply_lines(reply) == reply.lines);
 }
 
 TEST_CASE("level B: every bot of the io fixture receives the original text line for line") {

@@ -4,9 +4,12 @@
 // same instructions (tools/bench/compare_instructions.sh counts them).
 //
 //   bench_referees samurai MATCHES     SamurAI on cc-cavebare: plans drawn from the state text
-//   bench_referees ants MATCHES        Ants on maze_04p_01, 300 turns: each ant steps north
+//   bench_referees ants MATCHES        Ants on maze_04p_01, at most 300 turns: each ant steps
+//                                      north (the games end at about turn 150, "food not being
+//                                      gathered")
 //
-// Prints matches, turns and wall time per match. Uses only the game descriptors, so the same
+// Prints matches, turns and wall time per match; with BENCH_REFEREES_VERBOSE=1 in the
+// environment also each match's turns and end reason. Uses only the game descriptors, so the same
 // file builds against older trees of the project.
 #include <chrono>
 #include <cstdint>
