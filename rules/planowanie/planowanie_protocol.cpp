@@ -2,19 +2,31 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
-#include <memory>
 
 namespace arb::planowanie {
 namespace {
 
-bool is_blank(std::string_view line) { return line.find_first_not_of(' ') == std::string_view::npos; }
+// A control byte other than TAB: normalisation drops it.
+bool dropped(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 32 && c != '\t') || u == 127;
+}
 
-std::string_view trim(std::string_view text) {
-    const auto first = text.find_first_not_of(' ');
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(' ');
-    return text.substr(first, last - first + 1);
+// The framer and the parser ask two things of a received line once normalised: is it blank, and
+// does it start with a reply's marker. Both are read off the line as received, without building
+// the normalised copy (every line of every reply passes here).
+bool blank_once_normalized(std::string_view line) {
+    return std::all_of(line.begin(), line.end(), [](char c) { return c == ' ' || c == '\t' || dropped(c); });
+}
+
+// Where the '='/'?' that starts the normalised line stands in the line as received; npos when
+// the normalised line starts with anything else.
+std::size_t marker_at(std::string_view line) {
+    const auto first = std::find_if_not(line.begin(), line.end(), dropped);
+    if (first == line.end() || (*first != '=' && *first != '?')) return std::string_view::npos;
+    return static_cast<std::size_t>(first - line.begin());
 }
 
 }  // namespace
@@ -53,48 +65,51 @@ std::string normalize_line(std::string_view line) {
 }
 
 ReplyFramer gtp_framer() {
-    // Shared so the std::function stays copyable; one framer serves one request.
+    // The progress lives in the closure (small and trivially copyable, so std::function keeps it
+    // without an allocation); a table calls one copy of the framer for the whole request.
     struct Progress {
         bool started = false;
         int junk = 0;
         int extra = 0;
     };
-    auto progress = std::make_shared<Progress>();
-    return [progress](std::string_view raw) {
-        const std::string line = normalize_line(raw);
-        if (!progress->started) {
-            if (is_blank(line)) return Frame::skip;  // stray blank lines before a reply
-            if (line.front() == '=' || line.front() == '?') {
-                progress->started = true;
+    return [progress = Progress{}](std::string_view line) mutable {
+        if (!progress.started) {
+            if (blank_once_normalized(line)) return Frame::skip;  // stray blank lines before a reply
+            if (marker_at(line) != std::string_view::npos) {
+                progress.started = true;
                 return Frame::keep;
             }
             // Debug output on stdout: kept so the parser can count it, never taken as the answer.
-            return ++progress->junk > kMaxJunkLines ? Frame::end_keep : Frame::keep;
+            return ++progress.junk > kMaxJunkLines ? Frame::end_keep : Frame::keep;
         }
-        if (is_blank(line)) return Frame::end_skip;
-        return ++progress->extra >= kMaxReplyLines ? Frame::end_keep : Frame::keep;
+        if (blank_once_normalized(line)) return Frame::end_skip;
+        return ++progress.extra >= kMaxReplyLines ? Frame::end_keep : Frame::keep;
     };
 }
 
 GtpReply parse_gtp_reply(const std::vector<std::string>& lines) {
     GtpReply reply;
     bool started = false;
-    for (const std::string& raw : lines) {
-        const std::string line = normalize_line(raw);
+    for (const std::string& line : lines) {
         if (started) {
             ++reply.extra_lines;
             continue;
         }
-        if (is_blank(line)) continue;
-        if (line.front() != '=' && line.front() != '?') {
+        if (blank_once_normalized(line)) continue;
+        const std::size_t marker = marker_at(line);
+        if (marker == std::string_view::npos) {
             ++reply.junk_lines;
             continue;
         }
         started = true;
-        reply.kind = line.front() == '=' ? GtpReply::Kind::success : GtpReply::Kind::failure;
-        const std::string_view rest = std::string_view(line).substr(1);
+        reply.kind = line[marker] == '=' ? GtpReply::Kind::success : GtpReply::Kind::failure;
+        // Normalisation goes byte by byte, so the text after the marker normalises on its own.
+        std::string rest = normalize_line(std::string_view(line).substr(marker + 1));
         reply.glued = !rest.empty() && rest.front() != ' ';
-        reply.payload = std::string(trim(rest));
+        const auto last = rest.find_last_not_of(' ');
+        rest.erase(last == std::string::npos ? 0 : last + 1);
+        rest.erase(0, rest.find_first_not_of(' '));
+        reply.payload = std::move(rest);
     }
     return reply;
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 
 #include "rules/planowanie/planowanie_protocol.hpp"
 #include "rules/planowanie/planowanie_replay.hpp"
@@ -62,8 +63,9 @@ class Referee {
         const Config& config = settings_.config;
         if (!broadcast_same(set_deck_command(config))) return false;
         std::vector<std::string> players;
+        players.reserve(static_cast<std::size_t>(n_));
         for (int s = 0; s < n_; ++s) players.push_back(set_players_command(n_, s));
-        if (!broadcast(players)) return false;
+        if (!broadcast(std::move(players))) return false;
         if (!broadcast_same(set_game_command(config))) return false;
         while (state_.phase() != Phase::over) {
             if (!play_deal()) return false;
@@ -87,8 +89,9 @@ class Referee {
         }
 
         std::vector<std::string> set_cards;
+        set_cards.reserve(hands.size());
         for (const auto& hand : hands) set_cards.push_back(set_cards_command(settings_.config.deck, hand));
-        if (!broadcast(set_cards)) return false;
+        if (!broadcast(std::move(set_cards))) return false;
         if (!declarations()) return false;
         while (state_.phase() == Phase::play) {
             if (!one_card()) return false;
@@ -98,10 +101,12 @@ class Referee {
 
     bool declarations() {
         std::vector<std::string> times;
+        times.reserve(static_cast<std::size_t>(n_));
         for (int s = 0; s < n_; ++s) times.push_back(time_left(s));
-        if (!broadcast(times)) return false;
+        if (!broadcast(std::move(times))) return false;
 
         std::vector<Request> requests;
+        requests.reserve(static_cast<std::size_t>(n_));
         for (int s = 0; s < n_; ++s) requests.push_back(Request{s, std::string(kGenDeclare), gtp_framer()});
         const std::vector<Answer> answers = ask_round(table_, requests, read_gtp_reply);
         std::vector<int> declared(static_cast<std::size_t>(n_), 0);
@@ -143,11 +148,12 @@ class Referee {
                   fmt::format("malformed card '{}' in {}", shorten(reply->payload), where()));
             return false;
         }
-        const std::string where_played = where();
         const bool leads = state_.trick().empty();
         if (auto v = state_.apply_card(seat, *card)) {
+            // A rejected card leaves the state as it was (the engine checks before it plays), so
+            // where() still names the trick it was played in.
             fault(seat, SeatStatus::illegal,
-                  fmt::format("illegal card '{}' in {}: {}", reply->payload, where_played, v->what));
+                  fmt::format("illegal card '{}' in {}: {}", reply->payload, where(), v->what));
             return false;
         }
         log_card(seat, *card, leads);
@@ -185,19 +191,33 @@ class Referee {
 
     // --- replies ------------------------------------------------------------------------------
 
-    // Sends a (possibly different) command to every seat at once; every reply must be an
-    // acknowledgement. false when a seat failed.
-    bool broadcast(const std::vector<std::string>& texts) {
+    // Sends each seat its own command (texts[s] to seat s) at once; every reply must be an
+    // acknowledgement. false when a seat failed. The texts move into the requests.
+    bool broadcast(std::vector<std::string> texts) {
         std::vector<Request> requests;
+        requests.reserve(static_cast<std::size_t>(n_));
         for (int s = 0; s < n_; ++s)
-            requests.push_back(Request{s, texts[static_cast<std::size_t>(s)], gtp_framer()});
-        for (const Answer& answer : ask_round(table_, requests, read_gtp_reply))
-            check_ack(answer, texts[static_cast<std::size_t>(answer.seat)]);
-        return !any_fault();
+            requests.push_back(Request{s, std::move(texts[static_cast<std::size_t>(s)]), gtp_framer()});
+        return acknowledged(requests);
     }
 
-    bool broadcast_same(const std::string& text) {
-        return broadcast(std::vector<std::string>(static_cast<std::size_t>(n_), text));
+    // The same command to every seat: one copy per request, the last takes the text itself.
+    bool broadcast_same(std::string text) {
+        std::vector<Request> requests;
+        requests.reserve(static_cast<std::size_t>(n_));
+        for (int s = 0; s < n_; ++s) {
+            if (s + 1 < n_)
+                requests.push_back(Request{s, text, gtp_framer()});
+            else
+                requests.push_back(Request{s, std::move(text), gtp_framer()});
+        }
+        return acknowledged(requests);
+    }
+
+    bool acknowledged(std::span<const Request> requests) {
+        const std::vector<Answer> answers = ask_round(table_, requests, read_gtp_reply);
+        for (std::size_t i = 0; i < answers.size(); ++i) check_ack(answers[i], requests[i].text);
+        return !any_fault();
     }
 
     bool ask_ack(int seat, const std::string& text) {
