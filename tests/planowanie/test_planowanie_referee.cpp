@@ -50,6 +50,45 @@ TEST_CASE("planowanie referee: GTP framing accepts the tolerated forms") {
     CHECK(normalize_line("= A\x01S\x7f") == "= AS");
 }
 
+TEST_CASE("planowanie referee: GTP framing reads lines as normalised, control bytes and tabs included") {
+    // The framer and the parser classify lines without building the normalised copy: they must
+    // agree with normalize_line on every form of blank and marker line.
+    auto frame = [](std::vector<std::string> lines) {
+        auto framer = gtp_framer();
+        std::vector<std::string> kept;
+        for (const auto& line : lines) {
+            const Frame f = framer(line);
+            if (f == Frame::keep || f == Frame::end_keep) kept.push_back(line);
+            if (f == Frame::end_keep || f == Frame::end_skip) return parse_gtp_reply(kept);
+        }
+        return GtpReply{};  // never completed
+    };
+    // Control bytes before the marker are dropped: the line still starts the reply.
+    const GtpReply controlled = frame({"\x01\x7f= 5", ""});
+    CHECK(controlled.kind == GtpReply::Kind::success);
+    CHECK(controlled.junk_lines == 0);
+    CHECK(controlled.payload == "5");
+    // A TAB becomes a space, so a line starting with one is junk, not a reply.
+    const GtpReply tabbed = frame({"\t= 5", "? no", ""});
+    CHECK(tabbed.junk_lines == 1);
+    CHECK(tabbed.kind == GtpReply::Kind::failure);
+    CHECK(tabbed.payload == "no");
+    // Lines of control bytes, spaces and TABs only are blank: skipped before the reply, its end after.
+    const GtpReply blanks = frame({"\x01", " \t\x1f", "= 7", "\t\x02 "});
+    CHECK(blanks.kind == GtpReply::Kind::success);
+    CHECK(blanks.junk_lines == 0);
+    CHECK(blanks.extra_lines == 0);
+    CHECK(blanks.payload == "7");
+    // The payload is normalised and trimmed; a control byte between marker and text leaves it glued.
+    const GtpReply glued = frame({"=\x01" "5\t", ""});
+    CHECK(glued.glued);
+    CHECK(glued.payload == "5");
+    CHECK(frame({"= \x7f" "A\tS ", ""}).payload == "A S");
+    CHECK(frame({"? \x01", ""}).payload.empty());
+    // An escape sequence's remains are text: junk before the reply.
+    CHECK(frame({"\x1b[0m= 7", "= 8", ""}).junk_lines == 1);
+}
+
 TEST_CASE("planowanie referee: declarations parse as one decimal integer") {
     CHECK(parse_declaration("0") == 0);
     CHECK(parse_declaration("13") == 13);
