@@ -1,8 +1,5 @@
 // Ants map files: the parser, then a short match on the map (engine set-up, food placement,
 // the bots' first turns), as `arbiter play ants --map` does.
-#include <unistd.h>
-
-#include <filesystem>
 #include <fstream>
 
 #include "rules/ants/ants_map.hpp"
@@ -11,7 +8,7 @@
 
 ARBITER_FUZZ_TARGET(ants_map) {
     const arb::ants::AntsMap map = arb::ants::parse_map(data, "fuzz.map");
-    const auto path = std::filesystem::temp_directory_path() / ("arbiter-fuzz-" + std::to_string(::getpid()) + ".map");
+    const auto path = arb::fuzz::scratch_dir() / "fuzz.map";
     std::ofstream(path, std::ios::binary) << data;
     std::string answers;  // every bot says "go" for three turns
     for (int turn = 0; turn < 3; ++turn)

@@ -1,6 +1,4 @@
 // smart-dog wire transcripts (`arbiter verify smartdog`), on the golden simple-1 map.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
@@ -11,7 +9,7 @@
 ARBITER_FUZZ_TARGET(smartdog_transcript) {
     // <dir>/transcripts/simple-1_2p.txt finds its map at <dir>/maps/simple-1.txt.
     static const std::filesystem::path dir = [] {
-        const auto d = std::filesystem::temp_directory_path() / ("arbiter-fuzz-smartdog-" + std::to_string(::getpid()));
+        const auto d = arb::fuzz::scratch_dir() / "smartdog";
         std::filesystem::create_directories(d / "maps");
         std::filesystem::create_directories(d / "transcripts");
         std::filesystem::copy_file(arb::fuzz::shared_data("smartdog/maps/simple-1.txt"), d / "maps" / "simple-1.txt",

@@ -1,5 +1,10 @@
 #include "tests/fuzz/fuzz_target.hpp"
 
+#include <unistd.h>
+
+#include <string>
+#include <system_error>
+
 #include "core/user_error.hpp"
 
 namespace arb::fuzz {
@@ -7,6 +12,25 @@ namespace arb::fuzz {
 std::map<std::string, TargetFunction>& targets() {
     static std::map<std::string, TargetFunction> all;
     return all;
+}
+
+namespace {
+
+struct ScratchDir {
+    std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("arbiter-fuzz-" + std::to_string(::getpid()));
+    ScratchDir() { std::filesystem::create_directories(path); }
+    ~ScratchDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+};
+
+}  // namespace
+
+const std::filesystem::path& scratch_dir() {
+    static const ScratchDir dir;
+    return dir.path;
 }
 
 bool is_one_line(std::string_view message) {

@@ -5,6 +5,7 @@
 // allocation is a finding. The same functions run under libFuzzer (fuzz_main.cpp, the fuzz
 // preset, tools/fuzz) and, in the normal suite, over the checked-in seeds and regressions
 // (test_fuzz_corpus.cpp).
+#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -22,6 +23,10 @@ struct Registration {
 
 // A UserError's message is what the user sees: one line, not empty.
 bool is_one_line(std::string_view message);
+
+// A folder of this process's own, for targets whose reader takes a file: made on first use under
+// the temporary folder and removed when the process exits (a crash leaves it for the finding).
+const std::filesystem::path& scratch_dir();
 
 // Runs one input through a target. Returns "" when it ended normally or with a one-line
 // UserError, else what went wrong (other exceptions propagate: they are findings as they are).
