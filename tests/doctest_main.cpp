@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tests/test_scratch.hpp"
+
 namespace {
 
 unsigned g_cases_selected = 0;
@@ -45,6 +47,7 @@ DOCTEST_REGISTER_LISTENER("selected_cases", 1, SelectedCasesListener);
 int main(int argc, char** argv) {
     doctest::Context context(argc, argv);
     const int result = context.run();
+    arb::testing::end_scratch(result == 0);
     if (context.shouldExit()) return result;
     if (result == 0 && names_a_test_case(argc, argv) && g_cases_selected == 0) {
         std::fputs("doctest: the --test-case filter selects no test case\n", stderr);

@@ -10,15 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_scratch.hpp"
+
 namespace arb::ants::test {
 
 inline const std::filesystem::path kBots = std::filesystem::path(ARBITER_BINARY_DIR) / "bots/ants";
 inline const std::filesystem::path kMaps = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps";
 inline const std::filesystem::path kReplays = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/replays";
 
-// A fresh folder under the system temp dir, unique to this test process.
+// A folder of this test process (kept across calls with the same name).
 inline std::filesystem::path temp_dir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("ants-test-" + name + "-" + std::to_string(::getpid()));
+    auto dir = arb::testing::scratch_root() / ("ants-" + name);
     std::filesystem::create_directories(dir);
     return dir;
 }

@@ -15,6 +15,7 @@
 #include "rules/ants/ants_replay.hpp"
 #include "rules/seat_driver.hpp"
 #include "tests/ants/ants_test_support.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace {
 
@@ -80,9 +81,9 @@ FixtureRun run_fixture(bool seeded = false) {
         for (int p = 0; p < players; ++p) request.bots.push_back(arb::parse_bot_spec("name=bot" + std::to_string(p) + " cmd=true"));
         request.seed = 42;
         const auto map = std::filesystem::path(ARBITER_SHARED_DIR) / "data/ants/maps/random_walk_04p_01.map";
-        const auto stream_path = std::filesystem::temp_directory_path() / "ants-level-c-fixture.stream";
+        const auto stream_path = arb::testing::scratch_root() / "ants-level-c-fixture.stream";
         request.options = arb::GameOptions(descriptor.options, {{"map", map.string()}, {"stream", stream_path.string()}});
-        request.replay_path = std::filesystem::temp_directory_path() / "ants-level-c-fixture.json";
+        request.replay_path = arb::testing::scratch_root() / "ants-level-c-fixture.json";
         (void)descriptor.referee(request, table);
         run.outcome.replay = nlohmann::json::parse(read_file(request.replay_path));
         run.stream = read_file(stream_path);

@@ -16,6 +16,7 @@
 #include "core/bot_spec.hpp"
 #include "core/process_table.hpp"
 #include "core/user_error.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::testing {
 
@@ -58,10 +59,7 @@ inline std::string launch_error(std::vector<SeatLaunch> seats) {
 // A fresh, empty directory for one test.
 inline std::filesystem::path scratch_dir(const std::string& name) {
     static int counter = 0;
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("arbiter-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name);
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const auto dir = arb::testing::fresh_scratch(std::to_string(counter++) + "-" + name);
     return dir;
 }
 

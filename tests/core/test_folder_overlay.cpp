@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "core/folder_overlay.hpp"
+#include "tests/test_scratch.hpp"
 
 using namespace arb;
 namespace fs = std::filesystem;
@@ -22,9 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratch_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("arbiter-test-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = arb::testing::fresh_scratch(name);
     return dir;
 }
 

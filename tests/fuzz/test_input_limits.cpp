@@ -14,6 +14,7 @@
 #include "rules/ants/ants_map.hpp"
 #include "rules/ants/ants_replay.hpp"
 #include "rules/samurai/samurai_replay.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb {
 namespace {
@@ -63,7 +64,7 @@ TEST_CASE("a 60 KB deeply nested tournament config is one error, at once") {
 }
 
 TEST_CASE("a file over a reader's size limit is refused naming both sizes") {
-    const fs::path file = fs::temp_directory_path() / ("arbiter-limit-" + std::to_string(::getpid()) + ".txt");
+    const fs::path file = arb::testing::scratch_root() / "limit.txt";
     std::ofstream(file) << std::string(100, 'x');
     CHECK(read_text_file(file, 100).size() == 100);
     CHECK(error_of([&] { read_text_file(file, 99); }) == file.string() + ": 100 bytes, at most 99");

@@ -17,6 +17,7 @@
 #include "arbiter/view/koehandel_view.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
 #include "rules/koehandel/koehandel_verify.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::koehandel {
 namespace {
@@ -37,8 +38,7 @@ struct Match {
     MatchRequest request;
 
     Match(const std::string& tag, std::vector<BotSpec> bots, std::uint64_t seed, std::map<std::string, std::string> options = {}) {
-        dir = std::filesystem::temp_directory_path() / ("arbiter-koehandel-" + std::to_string(::getpid()) + "-" + tag);
-        std::filesystem::remove_all(dir);
+        dir = arb::testing::fresh_scratch("koehandel-" + tag);
         request.game = "koehandel";
         request.bots = std::move(bots);
         request.seed = seed;

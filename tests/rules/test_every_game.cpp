@@ -16,6 +16,7 @@
 #include "rules/registry.hpp"
 #include "rules/seat_faults.hpp"
 #include "tests/rules/every_game_support.hpp"
+#include "tests/test_scratch.hpp"
 
 using namespace arb;
 using every_game::GameCase;
@@ -111,25 +112,7 @@ struct Played {
     fs::path replay_path;
 };
 
-// The test's folder under the temp folder, removed when the program ends.
-const fs::path& scratch_root() {
-    struct Root {
-        fs::path path = fs::temp_directory_path() / ("arbiter-every-game-" + std::to_string(::getpid()));
-        ~Root() {
-            std::error_code ec;
-            fs::remove_all(path, ec);
-        }
-    };
-    static const Root root;
-    return root.path;
-}
-
-fs::path scratch(const std::string& name) {
-    const fs::path dir = scratch_root() / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path scratch(const std::string& name) { return arb::testing::fresh_scratch(name); }
 
 std::map<std::string, std::string> read_replay(const fs::path& path) {
     std::map<std::string, std::string> files;

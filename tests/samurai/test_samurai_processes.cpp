@@ -12,6 +12,7 @@
 #include "rules/samurai/samurai_game.hpp"
 #include "rules/samurai/samurai_referee.hpp"
 #include "rules/samurai/samurai_verify.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::samurai {
 namespace {
@@ -34,10 +35,7 @@ struct Match {
 
     Match(const std::string& tag, const std::string& field, std::vector<BotSpec> bots,
           std::map<std::string, std::string> extra = {}) {
-        dir = std::filesystem::temp_directory_path() /
-              ("arbiter-samurai-proc-" + std::to_string(::getpid()) + "-" + tag);
-        std::filesystem::remove_all(dir);
-        std::filesystem::create_directories(dir);
+        dir = arb::testing::fresh_scratch("samurai-proc-" + tag);
         extra["field"] = (kData / "fields" / (field + ".dighere")).string();
         request.game = "samurai";
         request.bots = std::move(bots);

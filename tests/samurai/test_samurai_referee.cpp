@@ -13,6 +13,7 @@
 #include "rules/samurai/samurai_protocol.hpp"
 #include "rules/samurai/samurai_referee.hpp"
 #include "rules/samurai/samurai_verify.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::samurai {
 namespace {
@@ -75,9 +76,7 @@ struct Fixture {
     MatchRequest request;
 
     explicit Fixture(const std::string& field_name) {
-        dir = std::filesystem::temp_directory_path() /
-              ("arbiter-samurai-referee-" + std::to_string(::getpid()) + "-" + field_name);
-        std::filesystem::remove_all(dir);
+        dir = arb::testing::fresh_scratch("samurai-referee-" + field_name);
         request.game = "samurai";
         request.options = GameOptions(describe_game().options, {{"field", (kFields / (field_name + ".dighere")).string()}});
         request.replay_path = dir / "match.dighere";

@@ -12,6 +12,7 @@
 #include "core/sandbox.hpp"
 #include "rules/smartdog/smartdog_game.hpp"
 #include "rules/smartdog/smartdog_verify.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::smartdog {
 namespace {
@@ -42,10 +43,7 @@ struct Match {
 
     Match(const std::string& tag, const std::string& map, std::vector<BotSpec> bots,
           std::map<std::string, std::string> extra = {}, std::uint64_t seed = 1) {
-        dir = std::filesystem::temp_directory_path() /
-              ("arbiter-smartdog-proc-" + std::to_string(::getpid()) + "-" + tag);
-        std::filesystem::remove_all(dir);
-        std::filesystem::create_directories(dir);
+        dir = arb::testing::fresh_scratch("smartdog-proc-" + tag);
         extra["map"] = (kMaps / (map + ".txt")).string();
         request.game = "smartdog";
         request.seed = seed;
@@ -210,9 +208,7 @@ TEST_CASE("smartdog processes: --arrival plays a whole game whose wire log verif
 }
 
 TEST_CASE("smartdog processes: a 3-player tournament is stored and rated") {
-    const auto dir = std::filesystem::temp_directory_path() / ("arbiter-smartdog-tour-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const auto dir = arb::testing::fresh_scratch("smartdog-tour");
     const std::string arbiter = (std::filesystem::path(ARBITER_BINARY_DIR) / "bin" / "arbiter").string();
     const std::string db = (dir / "t.sqlite").string();
     const std::string cmd = arbiter + " tournament --db " + db + " --game smartdog --players 3 --pairing round-robin" +

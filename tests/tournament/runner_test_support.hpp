@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "arbiter/tournament/tournament_runner.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::test {
 
 using namespace arb::tournament;
 
 inline std::filesystem::path temp_db(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("arbiter-tournament-test-" + std::to_string(getpid()));
+    const auto dir = arb::testing::scratch_root() / "tournament";
     std::filesystem::create_directories(dir);
     const auto path = dir / (name + ".sqlite");
     std::filesystem::remove(path);

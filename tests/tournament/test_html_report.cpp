@@ -15,6 +15,7 @@
 #include "arbiter/tournament/tournament_store.hpp"
 #include "core/user_error.hpp"
 #include "rating/store_internal.hpp"
+#include "tests/test_scratch.hpp"
 
 using namespace arb;
 namespace fs = std::filesystem;
@@ -22,9 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path temp_dir(const std::string& name) {
-    const auto dir = fs::temp_directory_path() / ("arbiter-report-test-" + std::to_string(getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const auto dir = arb::testing::fresh_scratch("report-" + name);
     return dir;
 }
 

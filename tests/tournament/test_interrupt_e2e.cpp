@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rating/store.hpp"
+#include "tests/test_scratch.hpp"
 
 extern char** environ;
 
@@ -113,8 +114,7 @@ std::string after_first_line(const std::string& text) {
 TEST_CASE("Ctrl-C on a tournament finishes the match in progress, exits 130, and the rerun completes it") {
     REQUIRE(fs::exists(kArbiter));
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-    const fs::path dir = fs::temp_directory_path() / ("arbiter-interrupt-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
+    const fs::path dir = arb::testing::fresh_scratch("interrupt");
     fs::create_directories(dir / "reference");
     fs::create_directories(dir / "interrupted");
 

@@ -13,16 +13,14 @@
 #include "arbiter/ladder/ladder.hpp"
 #include "arbiter/report/html_report.hpp"
 #include "fake_game.hpp"
+#include "tests/test_scratch.hpp"
 
 using namespace arb;
 
 namespace {
 
 std::filesystem::path temp_dir(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("arbiter-intervals-test-" + std::to_string(getpid())) / name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
+    const auto dir = arb::testing::fresh_scratch("intervals-" + name);
     return dir;
 }
 

@@ -11,15 +11,14 @@
 #include "arbiter/match/match_files.hpp"
 #include "core/user_error.hpp"
 #include "tests/tournament/fake_game.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
 fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("arbiter-match-files-" + std::to_string(::getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = arb::testing::fresh_scratch("match-files-" + name);
     return dir;
 }
 

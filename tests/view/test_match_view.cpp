@@ -14,6 +14,7 @@
 #include "core/json_text.hpp"
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace fs = std::filesystem;
 using arb::view::load_match_view;
@@ -23,9 +24,7 @@ namespace {
 const fs::path kData = fs::path(ARBITER_SHARED_DIR) / "data";
 
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("arbiter-view-" + std::to_string(::getpid())) / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = arb::testing::fresh_scratch("view-" + name);
     return dir;
 }
 
