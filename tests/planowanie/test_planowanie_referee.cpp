@@ -13,17 +13,23 @@ using namespace planowanie_test;
 using namespace planowanie_referee_test;
 using namespace std::chrono_literals;
 
+namespace {
+
+// Feeds lines to a fresh GTP framer as a table would and parses what it kept once the frame ends.
+GtpReply frame(const std::vector<std::string>& lines) {
+    auto framer = gtp_framer();
+    std::vector<std::string> kept;
+    for (const auto& line : lines) {
+        const Frame f = framer(line);
+        if (f == Frame::keep || f == Frame::end_keep) kept.push_back(line);
+        if (f == Frame::end_keep || f == Frame::end_skip) return parse_gtp_reply(kept);
+    }
+    return GtpReply{};  // never completed
+}
+
+}  // namespace
+
 TEST_CASE("planowanie referee: GTP framing accepts the tolerated forms") {
-    auto frame = [](std::vector<std::string> lines) {
-        auto framer = gtp_framer();
-        std::vector<std::string> kept;
-        for (const auto& line : lines) {
-            const Frame f = framer(line);
-            if (f == Frame::keep || f == Frame::end_keep) kept.push_back(line);
-            if (f == Frame::end_keep || f == Frame::end_skip) return parse_gtp_reply(kept);
-        }
-        return GtpReply{};  // never completed
-    };
     CHECK(frame({"= 5", ""}).payload == "5");
     CHECK(frame({"=  5 ", ""}).payload == "5");
     CHECK(frame({"=\t5", ""}).payload == "5");
@@ -53,16 +59,6 @@ TEST_CASE("planowanie referee: GTP framing accepts the tolerated forms") {
 TEST_CASE("planowanie referee: GTP framing reads lines as normalised, control bytes and tabs included") {
     // The framer and the parser classify lines without building the normalised copy: they must
     // agree with normalize_line on every form of blank and marker line.
-    auto frame = [](std::vector<std::string> lines) {
-        auto framer = gtp_framer();
-        std::vector<std::string> kept;
-        for (const auto& line : lines) {
-            const Frame f = framer(line);
-            if (f == Frame::keep || f == Frame::end_keep) kept.push_back(line);
-            if (f == Frame::end_keep || f == Frame::end_skip) return parse_gtp_reply(kept);
-        }
-        return GtpReply{};  // never completed
-    };
     // Control bytes before the marker are dropped: the line still starts the reply.
     const GtpReply controlled = frame({"\x01\x7f= 5", ""});
     CHECK(controlled.kind == GtpReply::Kind::success);
