@@ -174,11 +174,14 @@ TEST_CASE("a bot's writes are bounded: no file past --disk-mib, and its /tmp and
         bounded.limits.disk_mib = 8;
         TableOptions unbounded;
         unbounded.limits.disk_mib = 0;
-        CHECK(Attacker(mode, unbounded, own)("fill " + (own / "big").string() + " 12") == "filled 12 MiB");
-        const std::string bounded_fill = Attacker(mode, bounded, own)("fill " + (own / "big").string() + " 12");
+        // Two files: the two tables may get different seat users (another test process may hold
+        // the first free id meanwhile), and one seat user may not truncate the other's file.
+        CHECK(Attacker(mode, unbounded, own)("fill " + (own / "big-unbounded").string() + " 12") == "filled 12 MiB");
+        const std::string bounded_fill = Attacker(mode, bounded, own)("fill " + (own / "big-bounded").string() + " 12");
         INFO("the bounded bot answered '" << bounded_fill << "'");
         CHECK(starts(bounded_fill, "filled 8 MiB: "));
-        std::filesystem::remove(own / "big");
+        std::filesystem::remove(own / "big-unbounded");
+        std::filesystem::remove(own / "big-bounded");
         if (mode == SandboxMode::none) continue;
         // Many files below the size limit still fill only the private /tmp's size.
         Attacker attacker(mode, bounded, own);
