@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "rules/ants/ants_protocol.hpp"
+#include "rules/ants/ants_replay.hpp"
 #include "rules/seat_driver.hpp"
 
 namespace arb::ants {
@@ -87,7 +88,8 @@ public:
                              "\nplayerturns " + join_words(to_words(outcome_.playerturns)) + "\n" +
                              engine_.full_state_text());
         }
-        outcome_.replay = replay_json();
+        outcome_.replay = replay_file(engine_, outcome_.status, outcome_.playerturns, outcome_.game_length,
+                                      settings_.player_names);
         return outcome_;
     }
 
@@ -126,22 +128,6 @@ private:
     }
 
     std::string end_message(int p) { return ants::end_message(engine_, p, outcome_.status, outcome_.playerturns); }
-
-    nlohmann::json replay_json() const {
-        nlohmann::json r;
-        r["challenge"] = "ants";
-        r["replayformat"] = "json";
-        r["replaydata"] = engine_.replaydata();
-        r["status"] = outcome_.status;
-        r["playerturns"] = outcome_.playerturns;
-        r["score"] = engine_.scores();
-        r["rank"] = engine_.ranks();
-        r["game_length"] = outcome_.game_length;
-        r["game_id"] = 0;
-        r["location"] = "localhost";
-        if (!settings_.player_names.empty()) r["playernames"] = settings_.player_names;
-        return r;
-    }
 
     AntsEngine& engine_;
     Table& table_;

@@ -1,5 +1,6 @@
 // Reading recorded Ants games, the recording's food and spawns as engine inputs (level A), and
-// writing our replays; replaying a recording through the engine is in ants_verify.cpp.
+// writing our replays (the wrapper around the engine's replaydata, ants.md 8.1); replaying a
+// recording through the engine is in ants_verify.cpp.
 #include "rules/ants/ants_replay.hpp"
 
 #include <algorithm>
@@ -121,6 +122,24 @@ SpawnKey recorded_spawn_key(const RecordedGame& game) {
                                          [](const auto& s, const auto& key) { return s.first < key; });
         return it != spawns.end() && it->first == at ? static_cast<double>(it->second) : not_shown;
     };
+}
+
+nlohmann::json replay_file(const AntsEngine& engine, const std::vector<std::string>& status,
+                           const std::vector<int>& playerturns, int game_length,
+                           const std::vector<std::string>& player_names) {
+    json r;
+    r["challenge"] = "ants";
+    r["replayformat"] = "json";
+    r["replaydata"] = engine.replaydata();
+    r["status"] = status;
+    r["playerturns"] = playerturns;
+    r["score"] = engine.scores();
+    r["rank"] = engine.ranks();
+    r["game_length"] = game_length;
+    r["game_id"] = 0;
+    r["location"] = "localhost";
+    if (!player_names.empty()) r["playernames"] = player_names;
+    return r;
 }
 
 void write_replay(const std::filesystem::path& path, const nlohmann::json& replay) {

@@ -41,6 +41,13 @@ void check_replay_numbers(const nlohmann::json& replaydata, const std::string& s
 std::unique_ptr<ScheduledFood> recorded_food(const RecordedGame& game);
 SpawnKey recorded_spawn_key(const RecordedGame& game);
 
+// The whole replay file the original's worker writes (ants.md 8.1): the engine's replaydata in
+// its wrapper, with each player's status and last turn, the scores, ranks and game length.
+// player_names may be empty (no playernames key then).
+nlohmann::json replay_file(const AntsEngine& engine, const std::vector<std::string>& status,
+                           const std::vector<int>& playerturns, int game_length,
+                           const std::vector<std::string>& player_names);
+
 // Writes a replay (the whole file: the wrapper and its replaydata) as one line of JSON; a file
 // that cannot be written is logged, not thrown: the match has been played.
 void write_replay(const std::filesystem::path& path, const nlohmann::json& replay);
