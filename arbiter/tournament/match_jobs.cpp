@@ -1,6 +1,8 @@
 #include "arbiter/tournament/match_jobs.hpp"
 
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -210,15 +212,13 @@ IngestStatus ResultIngester::ingest(const JobResult& result) {
         return UserError(fmt::format("result for match '{}' of tournament '{}': {} never planned it ({})", m.key,
                                      result.tournament, store_.store().path(), why));
     };
-    auto it = known_.find(result.tournament);
-    if (it == known_.end()) {
-        Known k;
-        for (auto& [index, round] : store_.stored_rounds(result.tournament))
-            for (auto& sm : round.matches) k.scheduled.emplace(sm.key, sm);
-        if (k.scheduled.empty()) throw never_planned("no such tournament");
-        for (auto& [key, record] : store_.results(result.tournament)) k.stored.insert(key);
-        it = known_.emplace(result.tournament, std::move(k)).first;
-    }
+    // Each result is looked up by its key, so an ingest of a large tournament holds neither its
+    // schedule nor its stored records in memory.
+    const std::optional<ScheduledMatch> planned = store_.scheduled(result.tournament, m.key);
+    if (!planned)
+        throw never_planned(store_.round_sizes(result.tournament).empty() ? "no such tournament"
+                                                                          : "no such match in its schedule");
+    if (!(*planned == m)) throw never_planned("the stored schedule has other seats or seeds for it");
     if (claimed_ != result.tournament) {
         // The run lock of the tournament: an in-process run of it must not store meanwhile.
         if (!claimed_.empty()) store_.release(claimed_);
@@ -226,13 +226,8 @@ IngestStatus ResultIngester::ingest(const JobResult& result) {
         store_.claim(result.tournament);
         claimed_ = result.tournament;
     }
-    Known& k = it->second;
-    auto stored = k.scheduled.find(m.key);
-    if (stored == k.scheduled.end()) throw never_planned("no such match in its schedule");
-    if (!(stored->second == m)) throw never_planned("the stored schedule has other seats or seeds for it");
-    if (k.stored.count(m.key)) return IngestStatus::already_stored;
+    if (store_.has_result(m.key)) return IngestStatus::already_stored;
     store_.store_result(result.tournament, m, result.record, result.load);
-    k.stored.insert(m.key);
     return IngestStatus::stored;
 }
 

@@ -5,8 +5,6 @@
 // back into the store through TournamentStore::store_result, the path an in-process run uses.
 #include <filesystem>
 #include <functional>
-#include <map>
-#include <set>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -62,12 +60,7 @@ public:
     IngestStatus ingest(const JobResult& result);
 
 private:
-    struct Known {
-        std::map<std::string, ScheduledMatch> scheduled;
-        std::set<std::string> stored;
-    };
     TournamentStore& store_;
-    std::map<std::string, Known> known_;
     std::string claimed_;  // the tournament whose run lock is held
 };
 

@@ -214,6 +214,14 @@ void TournamentStore::store_rounds(const std::string& name, const std::vector<Ro
     tables_.insert_schedule(name, rows);
 }
 
+std::optional<ScheduledMatch> TournamentStore::scheduled(const std::string& name, const std::string& key) const {
+    auto row = tables_.scheduled(name, key);
+    if (!row) return std::nullopt;
+    return scheduled_match(std::move(*row));
+}
+
+bool TournamentStore::has_result(const std::string& key) const { return tables_.store().has_schedule_key(key); }
+
 std::map<std::string, MatchRecord> TournamentStore::results(const std::string& name) const {
     std::map<std::string, MatchRecord> out;
     rating::MatchFilter filter;

@@ -4,6 +4,7 @@
 // machine was. Results are stored under their schedule key, so a key is played at most once.
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,6 +46,10 @@ public:
     // The scheduled matches without a stored result, in schedule order.
     std::vector<ScheduledMatch> unplayed(const std::string& name) const;
 
+    // One scheduled match by its key; nullopt when the tournament has no such key.
+    std::optional<ScheduledMatch> scheduled(const std::string& name, const std::string& key) const;
+    // Whether a result is stored under the schedule key.
+    bool has_result(const std::string& key) const;
     // Every stored result of the tournament, by schedule key.
     std::map<std::string, MatchRecord> results(const std::string& name) const;
     // Every stored result of a scheduled match, with its match, one at a time (in the order they
