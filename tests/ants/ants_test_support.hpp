@@ -2,7 +2,6 @@
 // Small helpers shared by the Ants tests: where the bots, maps and recordings are, scratch
 // folders, whole-file reads, scenario boards, and a line-by-line comparison that names the
 // first differing line (the protocol texts are thousands of lines long).
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>

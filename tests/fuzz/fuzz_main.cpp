@@ -6,6 +6,17 @@
 #include <cstdlib>
 
 #include "tests/fuzz/fuzz_target.hpp"
+#include "tests/test_scratch.hpp"
+
+namespace {
+
+// libFuzzer ends a finished run with exit(), which runs this; a finding aborts, which does not,
+// so the scratch folder stays with the input's file in it.
+struct ScratchCleanup {
+    ~ScratchCleanup() { arb::testing::end_scratch(true); }
+} g_scratch_cleanup;
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const auto& all = arb::fuzz::targets();

@@ -1,11 +1,9 @@
 #include "tests/fuzz/fuzz_target.hpp"
 
-#include <unistd.h>
-
 #include <string>
-#include <system_error>
 
 #include "core/user_error.hpp"
+#include "tests/test_scratch.hpp"
 
 namespace arb::fuzz {
 
@@ -14,24 +12,7 @@ std::map<std::string, TargetFunction>& targets() {
     return all;
 }
 
-namespace {
-
-struct ScratchDir {
-    std::filesystem::path path =
-        std::filesystem::temp_directory_path() / ("arbiter-fuzz-" + std::to_string(::getpid()));
-    ScratchDir() { std::filesystem::create_directories(path); }
-    ~ScratchDir() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-};
-
-}  // namespace
-
-const std::filesystem::path& scratch_dir() {
-    static const ScratchDir dir;
-    return dir.path;
-}
+const std::filesystem::path& scratch_dir() { return arb::testing::scratch_root(); }
 
 bool is_one_line(std::string_view message) {
     return !message.empty() && message.find('\n') == std::string_view::npos &&

@@ -24,8 +24,9 @@ struct Registration {
 // A UserError's message is what the user sees: one line, not empty.
 bool is_one_line(std::string_view message);
 
-// A folder of this process's own, for targets whose reader takes a file: made on first use under
-// the temporary folder and removed when the process exits (a crash leaves it for the finding).
+// A folder of this process's own, for targets whose reader takes a file: the suites' scratch
+// folder (tests/test_scratch.hpp). A libFuzzer program removes it when it exits normally
+// (fuzz_main.cpp); a finding aborts and leaves it, with the file that was being read.
 const std::filesystem::path& scratch_dir();
 
 // Runs one input through a target. Returns "" when it ended normally or with a one-line

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/scripted_table.hpp"
 #include "rules/samurai/samurai_game.hpp"
