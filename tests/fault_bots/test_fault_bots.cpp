@@ -279,17 +279,32 @@ TEST_CASE("bots die with the arbiter when it is killed") {
     if (arbiter == 0) {
         // A stand-in arbiter: starts a bot, then waits to be SIGKILLed without any cleanup.
         // The bot ignores end of input and SIGTERM, so only PR_SET_PDEATHSIG can stop it.
-        std::vector<SeatLaunch> seats{fault_seat("bot", {"--ignore-term", "--pidfile", pidfile.string()})};
-        auto table = ProcessTable::launch(std::move(seats), TableOptions{});
-        (void)table->ask(0, "hello\n", one_line_framer());
+        try {
+            std::vector<SeatLaunch> seats{fault_seat("bot", {"--ignore-term", "--pidfile", pidfile.string()})};
+            auto table = ProcessTable::launch(std::move(seats), TableOptions{});
+            (void)table->ask(0, "hello\n", one_line_framer());
+        } catch (...) {
+            ::_exit(1);  // never back into the test runner in the forked copy
+        }
         for (;;) ::pause();
     }
+    // A failed check below must not leave the stand-in running: it would hold the test's output
+    // open and keep its bot alive.
+    struct StandIn {
+        pid_t pid;
+        void kill() {
+            if (pid <= 0) return;
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+            pid = -1;
+        }
+        ~StandIn() { kill(); }
+    } stand_in{arbiter};
     wait_for_pidfile(pidfile);
     const auto pids = recorded_pids(pidfile);
     REQUIRE(pids.size() == 1);
     std::this_thread::sleep_for(100ms);  // the bot is up and waiting for input
-    ::kill(arbiter, SIGKILL);
-    ::waitpid(arbiter, nullptr, 0);
+    stand_in.kill();
     bool reaped = false;
     for (int i = 0; i < 400 && !reaped; ++i) {
         reaped = ::waitpid(pids[0], nullptr, WNOHANG) == pids[0] || process_gone(pids[0]);
