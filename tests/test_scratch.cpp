@@ -13,13 +13,16 @@ bool g_made = false;
 }  // namespace
 
 const std::filesystem::path& scratch_root() {
-    static const std::filesystem::path root = [] {
-        auto path = std::filesystem::temp_directory_path() / ("arbiter-test-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(path);
+    // Never destroyed: a fuzz program's clean-up runs from a static destructor, after a static
+    // path made later than it would already be gone.
+    static const std::filesystem::path* const root = [] {
+        auto* path = new std::filesystem::path(std::filesystem::temp_directory_path() /
+                                               ("arbiter-test-" + std::to_string(::getpid())));
+        std::filesystem::create_directories(*path);
         g_made = true;
         return path;
     }();
-    return root;
+    return *root;
 }
 
 std::filesystem::path fresh_scratch(const std::string& name) {

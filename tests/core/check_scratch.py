@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The suites' scratch folder is removed after a passing run and kept, with its path printed,
 after a failing one. Runs one case of a test program with TMPDIR set to an empty folder of its
-own, twice, and looks at what is left there.
-  check_scratch.py TEST_PROGRAM"""
+own, twice, and looks at what is left there. With --fuzz: a libFuzzer program that reads its
+inputs from a file leaves nothing behind after a run without findings.
+  check_scratch.py TEST_PROGRAM
+  check_scratch.py --fuzz FUZZ_PROGRAM SEED_FOLDER"""
 import os
 import subprocess
 import sys
@@ -19,7 +21,22 @@ def run(program, tmp, fail):
     return subprocess.run([program, CASE], env=env, capture_output=True, text=True)
 
 
+def check_fuzz(program, seeds):
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as corpus:
+        env = dict(os.environ, TMPDIR=tmp)
+        run = subprocess.run([program, "-runs=20", "-seed=1", corpus, seeds], env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"check_scratch: the fuzz run failed: {run.stderr[-2000:]}")
+            return 1
+        if os.listdir(tmp):
+            print(f"check_scratch: left after a fuzz run without findings: {os.listdir(tmp)}")
+            return 1
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--fuzz":
+        return check_fuzz(sys.argv[2], sys.argv[3])
     program = sys.argv[1]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
