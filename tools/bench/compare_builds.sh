@@ -14,6 +14,11 @@
 set -euo pipefail
 base=${1:?usage: compare_builds.sh BASE_BUILD NEW_BUILD [RUNS]}
 new=${2:?usage: compare_builds.sh BASE_BUILD NEW_BUILD [RUNS]}
+# Absolute: the demo config's bot paths are resolved from the config's own folder.
+for build in "$base" "$new"; do
+  [ -d "$build" ] || { echo "compare_builds.sh: no build folder $build" >&2; exit 2; }
+done
+base=$(cd "$base" && pwd) new=$(cd "$new" && pwd)
 runs=${3:-5}
 here=$(cd "$(dirname "$0")" && pwd)
 source_dir=$(cd "$here/../.." && pwd)
