@@ -15,6 +15,8 @@
 #include <mutex>
 #include <thread>
 
+#include <boost/asio/post.hpp>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -230,10 +232,16 @@ void ProcessTableImpl::on_main_exit(int s) {
     seat.process.main_exited = true;
     reap_group(s);
     // Whatever the bot wrote before it exited is still in the pipe: read it before judging.
-    // A forked child may keep stdout open, so the exit itself ends a pending reply.
+    // A forked child may keep stdout open, so the exit itself ends a pending reply. Judged after
+    // the handlers already queued: a read that completed as it was started (Asio reads at once
+    // when it can) holds the bot's last bytes, and a read of the descriptor now would miss them.
     if (!seat.requests.pending()) return;
-    seat.channel->read_after_exit();
-    if (seat.requests.pending()) finish(s, ReplyStatus::closed, exit_text(seat.process, "exited"));
+    asio::post(ctx_, [this, s] {
+        Seat& seat = at(s);
+        if (!seat.requests.pending()) return;
+        seat.channel->read_after_exit();
+        if (seat.requests.pending()) finish(s, ReplyStatus::closed, exit_text(seat.process, "exited"));
+    });
 }
 
 std::string ProcessTableImpl::exit_or(int s, std::string otherwise) {

@@ -2,6 +2,8 @@
 // (the bot serves, Koehandel) behind the same Table, with the fault bot's --tcp/--http modes.
 #include <doctest/doctest.h>
 
+#include <thread>
+
 #include <boost/asio/ip/tcp.hpp>
 
 #include "tests/core/bot_test_support.hpp"
@@ -72,6 +74,26 @@ TEST_CASE("tcp channel: a silent bot times out at its deadline") {
 
 TEST_CASE("tcp channel: a crashing bot is seen as closed") {
     check_crash_seen_as_closed(ChannelKind::tcp_client, "one\n", "two\n");
+}
+
+TEST_CASE("tcp channel: a line the bot sent before its main process exited is its reply") {
+    // The bot connects, sends its join line, forks a child that holds the socket and exits at
+    // once: the table sees the exit while the read that took the line is still to be handled.
+    const auto dir = scratch_dir("tcp-exit-after-line");
+    SeatLaunch launch = channel_seat(ChannelKind::tcp_client, {"--fork-holder"}, 2s, dir / "pids");
+    launch.bot.env["ARBITER_TOKEN"] = "seat-token";
+    auto table = launch_one(std::move(launch));
+    // By the time the table looks, the bot has connected, written and exited: its connection,
+    // its line and its exit are all waiting at once, as when a busy arbiter comes back to it.
+    std::this_thread::sleep_for(300ms);
+    const Reply join = table->ask(0, "", one_line_framer());
+    INFO("status " << std::string(to_string(join.status)) << ", partial '" << join.partial << "'");
+    REQUIRE(join.ok());
+    CHECK(join.first_line() == "join seat-token");
+    CHECK(table->ask(0, "turn\n", one_line_framer()).status == ReplyStatus::closed);
+    CHECK(table->status(0) == SeatStatus::crashed);
+    table->close();
+    check_recorded_pids_gone(dir / "pids");
 }
 
 TEST_CASE("http channel: requests are GETs and the body is the reply") {
