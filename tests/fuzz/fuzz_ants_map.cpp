@@ -5,10 +5,11 @@
 #include "rules/ants/ants_map.hpp"
 #include "tests/fuzz/fuzz_target.hpp"
 #include "tests/fuzz/referee_harness.hpp"
+#include "tests/test_scratch.hpp"
 
 ARBITER_FUZZ_TARGET(ants_map) {
     const arb::ants::AntsMap map = arb::ants::parse_map(data, "fuzz.map");
-    const auto path = arb::fuzz::scratch_dir() / "fuzz.map";
+    const auto path = arb::testing::scratch_root() / "fuzz.map";
     std::ofstream(path, std::ios::binary) << data;
     std::string answers;  // every bot says "go" for three turns
     for (int turn = 0; turn < 3; ++turn)

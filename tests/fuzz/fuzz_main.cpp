@@ -10,6 +10,7 @@
 
 namespace {
 
+// Targets whose reader takes a file write it into the scratch folder (tests/test_scratch.hpp).
 // libFuzzer ends a finished run with exit(), which runs this; a finding aborts, which does not,
 // so the scratch folder stays with the input's file in it.
 struct ScratchCleanup {

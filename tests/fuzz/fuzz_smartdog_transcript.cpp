@@ -5,11 +5,12 @@
 #include "rules/smartdog/smartdog_verify.hpp"
 #include "tests/fuzz/fuzz_target.hpp"
 #include "tests/fuzz/referee_harness.hpp"
+#include "tests/test_scratch.hpp"
 
 ARBITER_FUZZ_TARGET(smartdog_transcript) {
     // <dir>/transcripts/simple-1_2p.txt finds its map at <dir>/maps/simple-1.txt.
     static const std::filesystem::path dir = [] {
-        const auto d = arb::fuzz::scratch_dir() / "smartdog";
+        const auto d = arb::testing::scratch_root() / "smartdog";
         std::filesystem::create_directories(d / "maps");
         std::filesystem::create_directories(d / "transcripts");
         std::filesystem::copy_file(arb::fuzz::shared_data("smartdog/maps/simple-1.txt"), d / "maps" / "simple-1.txt",

@@ -3,7 +3,6 @@
 #include <string>
 
 #include "core/user_error.hpp"
-#include "tests/test_scratch.hpp"
 
 namespace arb::fuzz {
 
@@ -11,8 +10,6 @@ std::map<std::string, TargetFunction>& targets() {
     static std::map<std::string, TargetFunction> all;
     return all;
 }
-
-const std::filesystem::path& scratch_dir() { return arb::testing::scratch_root(); }
 
 bool is_one_line(std::string_view message) {
     return !message.empty() && message.find('\n') == std::string_view::npos &&

@@ -5,7 +5,6 @@
 // allocation is a finding. The same functions run under libFuzzer (fuzz_main.cpp, the fuzz
 // preset, tools/fuzz) and, in the normal suite, over the checked-in seeds and regressions
 // (test_fuzz_corpus.cpp).
-#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -23,11 +22,6 @@ struct Registration {
 
 // A UserError's message is what the user sees: one line, not empty.
 bool is_one_line(std::string_view message);
-
-// A folder of this process's own, for targets whose reader takes a file: the suites' scratch
-// folder (tests/test_scratch.hpp). A libFuzzer program removes it when it exits normally
-// (fuzz_main.cpp); a finding aborts and leaves it, with the file that was being read.
-const std::filesystem::path& scratch_dir();
 
 // Runs one input through a target. Returns "" when it ended normally or with a one-line
 // UserError, else what went wrong (other exceptions propagate: they are findings as they are).
