@@ -384,7 +384,6 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
         registering.unlock();
         SpawnedBot bot = spawned(pid, in, out, err);
         bot.init_status_read = std::move(status.read_end);
-        bot.folder_overlay_error = view.overlay_error;
         return bot;
     }
 

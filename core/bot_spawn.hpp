@@ -64,8 +64,6 @@ struct SpawnedBot {
     // Confined by the arbiter's namespaces: where its init reports the program's wait status
     // (read with confined_exit_status once the init is reaped).
     UniqueFd init_status_read;
-    // Its folder could not be shown over its scratch (ViewOptions::scratch): why (an errno), or 0.
-    int folder_overlay_error = 0;
 };
 
 // Throws UserError naming the bot when the process cannot start (exec failure, bad dir).

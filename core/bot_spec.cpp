@@ -1,11 +1,15 @@
 #include "core/bot_spec.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <set>
 
 #include "core/did_you_mean.hpp"
+#include "core/untrusted_path.hpp"
 #include "core/user_error.hpp"
 #include "core/utf8_text.hpp"
 
@@ -134,6 +138,17 @@ bool is_executable(const std::filesystem::path& p) {
     std::error_code ec;
     return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
+
+// A program in the bot's own folder, looked at without following a link out of the folder: what
+// the bot left there is not the arbiter's to follow (core/untrusted_path.hpp).
+bool is_executable_beneath(const std::filesystem::path& folder, const std::filesystem::path& relative) {
+    const UniqueFd dir(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!dir.valid()) return false;
+    const UniqueFd program = open_beneath(dir.get(), relative, O_PATH);
+    struct stat st {};
+    return program.valid() && ::fstat(program.get(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::syscall(SYS_faccessat2, program.get(), "", X_OK, AT_EMPTY_PATH) == 0;
+}
 }  // namespace
 
 std::optional<std::filesystem::path> find_in_path(const std::string& program) {
@@ -157,9 +172,16 @@ std::filesystem::path resolve_executable(const BotSpec& bot) {
     if (program.find('/') != std::string::npos) {
         std::filesystem::path p(program);
         if (p.is_relative() && !bot.dir.empty()) p = bot.dir / p;
-        if (!is_executable(p)) {
-            throw UserError("bot '" + bot.name + "': executable '" + p.string() +
-                            "' not found or not executable");
+        const auto folder = bot.dir.empty() ? std::filesystem::path() : std::filesystem::absolute(bot.dir).lexically_normal();
+        const auto full = std::filesystem::absolute(p).lexically_normal();
+        const bool in_folder = !folder.empty() && path_inside(full, folder) && full != folder;
+        if (!(in_folder ? is_executable_beneath(folder, full.lexically_relative(folder)) : is_executable(p))) {
+            std::error_code ec;
+            if (in_folder && std::filesystem::is_symlink(full, ec))
+                throw UserError("bot '" + bot.name + "': its program '" + full.string() +
+                                "' is a link leading out of its folder, which the arbiter does not follow (a bot may have "
+                                "left it there); name the program's own path in cmd=");
+            throw UserError("bot '" + bot.name + "': executable '" + p.string() + "' not found or not executable");
         }
         // Absolute: a confined bot starts in a view whose working folder is not the arbiter's.
         return std::filesystem::absolute(p);
@@ -176,6 +198,15 @@ void check_bots(const std::vector<BotSpec>& bots) {
             throw UserError("bot '" + bot.name + "': dir '" + bot.dir.string() + "' is not a directory");
         }
         if (bot.url.empty()) resolve_executable(bot);
+        // A folder inside another bot's: that bot could replace a folder above it with a link.
+        for (const auto& other : bots) {
+            if (bot.dir.empty() || other.dir.empty()) continue;
+            const auto mine = std::filesystem::absolute(bot.dir).lexically_normal();
+            const auto theirs = std::filesystem::absolute(other.dir).lexically_normal();
+            if (mine != theirs && path_inside(mine, theirs))
+                throw UserError("bot '" + bot.name + "': its folder " + mine.string() + " lies inside bot '" + other.name +
+                                "''s folder, which that bot may change between matches; give each bot a folder of its own");
+        }
         if (!names.insert(bot.name).second) {
             throw UserError("two bots are named '" + bot.name + "': give each seat its own name= (results are stored by name)");
         }

@@ -13,6 +13,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -58,21 +60,72 @@ std::string folder_overlay_options(const std::string& folder, const std::string&
 
 namespace {
 
-// The deepest folder written back: each level holds a descriptor, and a bot could nest folders
-// as deep as its scratch allows.
-constexpr int kMaxDepth = 128;
+// The names in a folder but "." and "..", read through a descriptor of its own.
+bool list_folder(int dir, std::vector<std::string>& names) {
+    DIR* listing = ::fdopendir(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (listing == nullptr) return false;
+    while (const dirent* entry = ::readdir(listing)) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..") names.push_back(name);
+    }
+    ::closedir(listing);
+    return true;
+}
+
+// Bytes of the regular files in a folder's tree, links not followed, `depth` levels at most.
+std::int64_t folder_bytes(int dir, int depth) {
+    std::vector<std::string> names;
+    if (depth < 0 || !list_folder(dir, names)) return 0;
+    std::int64_t total = 0;
+    for (const std::string& name : names) {
+        struct stat st {};
+        if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        if (S_ISREG(st.st_mode)) total += st.st_size;
+        if (!S_ISDIR(st.st_mode)) continue;
+        const UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        if (sub.valid()) total += folder_bytes(sub.get(), depth - 1);
+    }
+    return total;
+}
+
+// Whether a relative link `depth` folders below the top stays below it, name by name.
+bool stays_inside(const std::string& target, int depth) {
+    if (target.empty() || target[0] == '/') return false;
+    int level = depth;
+    std::size_t from = 0;
+    while (from <= target.size()) {
+        const std::size_t to = std::min(target.find('/', from), target.size());
+        const std::string_view name(target.data() + from, to - from);
+        if (name == "..") --level;
+        else if (!name.empty() && name != ".") ++level;
+        if (level < 0) return false;
+        from = to + 1;
+    }
+    return true;
+}
 
 class WriteBack {
 public:
     FolderWriteBack result;
     uid_t owner_uid = 0;  // what it makes belongs to the folder's owner
     gid_t owner_gid = 0;
+    WriteBackBounds bounds;
+    int top = -1;  // the folder itself, for its size
 
-    void folder(int upper, int host, int depth) {
+    // `path_length`: bytes of the folder's path below the top.
+    void folder(int upper, int host, int depth, std::size_t path_length) {
         std::vector<std::string> names;
-        if (!list(upper, names)) return skip("cannot list a folder", errno);
+        if (!list_folder(upper, names)) return skip("cannot list a folder", errno);
         std::sort(names.begin(), names.end());
-        for (const std::string& name : names) entry(upper, host, name, depth);
+        for (const std::string& name : names) {
+            if (++entries_ > bounds.max_entries) {
+                skip("past " + std::to_string(bounds.max_entries) + " entries");
+                continue;
+            }
+            if (path_length + 1 + name.size() > bounds.max_path)
+                skip("a path longer than " + std::to_string(bounds.max_path) + " bytes");
+            else entry(upper, host, name, depth, path_length + 1 + name.size());
+        }
     }
 
     // Removes `name` of `dir` (a whole tree when it is a folder), never following a link.
@@ -80,11 +133,11 @@ public:
         struct stat st {};
         if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return;
         if (S_ISDIR(st.st_mode)) {
-            if (depth >= kMaxDepth) return skip("folders nested too deep", ELOOP);
+            if (depth >= kRemoveDepth) return skip("folders nested too deep to remove", ELOOP);
             const UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
             if (!sub.valid()) return skip("cannot open a folder to remove", errno);
             std::vector<std::string> names;
-            if (!list(sub.get(), names)) return skip("cannot list a folder to remove", errno);
+            if (!list_folder(sub.get(), names)) return skip("cannot list a folder to remove", errno);
             for (const std::string& child : names) remove(sub.get(), child, depth + 1);
             if (::unlinkat(dir, name.c_str(), AT_REMOVEDIR) != 0) return skip("cannot remove a folder", errno);
         } else if (::unlinkat(dir, name.c_str(), 0) != 0) {
@@ -93,24 +146,31 @@ public:
     }
 
 private:
-    // The names in a folder but "." and "..", read through a descriptor of its own.
-    static bool list(int dir, std::vector<std::string>& names) {
-        DIR* listing = ::fdopendir(::openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-        if (listing == nullptr) return false;
-        while (const dirent* entry = ::readdir(listing)) {
-            const std::string name = entry->d_name;
-            if (name != "." && name != "..") names.push_back(name);
-        }
-        ::closedir(listing);
-        return true;
-    }
+    // Removing what is in the host's folder goes deeper than writing: it may hold what the
+    // owner put there before the bound.
+    static constexpr int kRemoveDepth = 256;
 
-    void skip(const char* what, int error) {
+    // Skipped entries, counted by reason in the order the reasons first came (FolderWriteBack::error).
+    void skip(const std::string& what, int error = 0) {
         ++result.skipped;
-        if (result.error.empty()) result.error = std::string(what) + ": " + std::strerror(error);
+        const std::string reason = error != 0 ? what + ": " + std::strerror(error) : what;
+        const auto found = std::find_if(reasons_.begin(), reasons_.end(), [&](const auto& r) { return r.first == reason; });
+        if (found != reasons_.end()) ++found->second;
+        else reasons_.emplace_back(reason, 1);
     }
 
-    void entry(int upper, int host, const std::string& name, int depth) {
+public:
+    // "reason (N), reason (N)", or "" when nothing was skipped.
+    std::string skipped_reasons() const {
+        std::string text;
+        for (const auto& [reason, count] : reasons_)
+            text += (text.empty() ? "" : ", ") + reason + " (" + std::to_string(count) + ")";
+        return text;
+    }
+
+private:
+
+    void entry(int upper, int host, const std::string& name, int depth, std::size_t path_length) {
         struct stat st {};
         if (::fstatat(upper, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return skip("cannot read an entry", errno);
         struct stat existing {};
@@ -122,16 +182,18 @@ private:
             }
             return;
         }
-        if (S_ISDIR(st.st_mode)) return folder_entry(upper, host, name, st, exists && S_ISDIR(existing.st_mode), exists, depth);
+        if (S_ISDIR(st.st_mode))
+            return folder_entry(upper, host, name, st, exists && S_ISDIR(existing.st_mode), exists, depth, path_length);
+        if (S_ISLNK(st.st_mode)) return link(upper, host, name, depth, exists && S_ISDIR(existing.st_mode));
+        if (!S_ISREG(st.st_mode)) return skip("not a file, folder or link (kept only while the seat ran)");
         if (exists && S_ISDIR(existing.st_mode)) remove(host, name, depth);  // a file where a folder was
-        if (S_ISREG(st.st_mode)) return file(upper, host, name, st);
-        if (S_ISLNK(st.st_mode)) return link(upper, host, name);
-        skip("not a file, folder or link (kept only while the seat ran)", EINVAL);
+        file(upper, host, name, st, exists && S_ISREG(existing.st_mode) ? existing.st_size : 0);
     }
 
     void folder_entry(int upper, int host, const std::string& name, const struct stat& st, bool host_is_folder,
-                      bool exists, int depth) {
-        if (depth >= kMaxDepth) return skip("folders nested too deep", ELOOP);
+                      bool exists, int depth, std::size_t path_length) {
+        if (depth >= bounds.max_depth)
+            return skip("a folder nested deeper than " + std::to_string(bounds.max_depth) + " levels");
         const UniqueFd from(::openat(upper, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (!from.valid()) return skip("cannot open a folder", errno);
         char opaque = 0;
@@ -144,10 +206,21 @@ private:
         if (!host_is_folder || replaces) ::fchown(to.get(), owner_uid, owner_gid);
         ::fchmod(to.get(), st.st_mode & 01777);
         ++result.written;
-        folder(from.get(), to.get(), depth + 1);
+        folder(from.get(), to.get(), depth + 1, path_length);
     }
 
-    void file(int upper, int host, const std::string& name, const struct stat& st) {
+    // Whether `bytes` more fit in the folder's bound (`replaced`: bytes of the file it replaces).
+    bool fits(std::int64_t bytes, std::int64_t replaced) {
+        if (bounds.folder_bytes <= 0) return true;
+        if (!held_) held_ = folder_bytes(top, bounds.max_depth);
+        if (*held_ - replaced + bytes > bounds.folder_bytes) return false;
+        *held_ += bytes - replaced;
+        return true;
+    }
+
+    void file(int upper, int host, const std::string& name, const struct stat& st, std::int64_t replaced) {
+        if (!fits(st.st_size, replaced))
+            return skip("a file past the folder's bound of " + std::to_string(bounds.folder_bytes >> 20) + " MiB");
         const UniqueFd from(::openat(upper, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (!from.valid()) return skip("cannot read a file", errno);
         // Written beside it and renamed over it: the folder never holds half a file.
@@ -176,21 +249,30 @@ private:
         ++result.written;
     }
 
-    void link(int upper, int host, const std::string& name) {
+    // Only a relative link that stays inside the folder: one leading out would be followed by
+    // whoever reads the folder next, the arbiter at the next match or a person.
+    void link(int upper, int host, const std::string& name, int depth, bool host_is_folder) {
         char target[4096];
         const ssize_t n = ::readlinkat(upper, name.c_str(), target, sizeof target - 1);
         if (n < 0) return skip("cannot read a link", errno);
         target[n] = '\0';
+        if (!stays_inside(target, depth)) return skip("a link leading out of the folder");
+        if (host_is_folder) remove(host, name, depth);
         ::unlinkat(host, name.c_str(), 0);
         if (::symlinkat(target, host, name.c_str()) != 0) return skip("cannot make a link", errno);
         ::fchownat(host, name.c_str(), owner_uid, owner_gid, AT_SYMLINK_NOFOLLOW);
         ++result.written;
     }
+
+    int entries_ = 0;
+    std::vector<std::pair<std::string, int>> reasons_;
+    std::optional<std::int64_t> held_;  // bytes the folder holds, measured at the first file
 };
 
 }  // namespace
 
-FolderWriteBack write_back_folder(int scratch, const std::filesystem::path& folder, uid_t owner_uid, gid_t owner_gid) {
+FolderWriteBack write_back_folder(int scratch, const std::filesystem::path& folder, uid_t owner_uid, gid_t owner_gid,
+                                  const WriteBackBounds& bounds) {
     WriteBack write_back;
     const UniqueFd upper(::openat(scratch, kScratchUpper, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!upper.valid()) {
@@ -204,7 +286,10 @@ FolderWriteBack write_back_folder(int scratch, const std::filesystem::path& fold
     }
     write_back.owner_uid = owner_uid;
     write_back.owner_gid = owner_gid;
-    write_back.folder(upper.get(), host.get(), 0);
+    write_back.bounds = bounds;
+    write_back.top = host.get();
+    write_back.folder(upper.get(), host.get(), 0, 0);
+    write_back.result.error = write_back.skipped_reasons();
     return write_back.result;
 }
 

@@ -35,16 +35,28 @@ struct FolderWriteBack {
     int written = 0;   // files, links and folders made or replaced
     int removed = 0;   // entries the bot deleted
     int skipped = 0;   // entries that could not be written back (see error)
-    std::string error;  // the first reason an entry was skipped; "" when none
+    std::string error;  // why entries were skipped, each reason with its count; "" when none
+};
+
+// What one write-back may do to a folder, whatever the bot left on its scratch: the host's tools
+// must be able to handle every path it makes, and its time is bounded by the count of entries.
+struct WriteBackBounds {
+    int max_entries = 10000;         // files, folders and links made, replaced or removed
+    int max_depth = 64;              // folders below the bot's folder
+    std::size_t max_path = 1024;     // bytes of a path below the bot's folder
+    std::int64_t folder_bytes = 0;   // the folder's files hold at most this many bytes; 0: no bound
 };
 
 // Applies the overlay's upper layer of `scratch` to `folder`: new and changed files (set-id bits
-// dropped), folders, symbolic links, and deletions (whiteouts, opaque folders); what it makes
-// belongs to `owner_uid`:`owner_gid`. Every entry is opened by one name relative to its parent
-// without following symbolic links, and files are written beside their name and renamed over
-// it, so nothing outside `folder` is touched (the bot's permissions were checked by the overlay
-// when it wrote). Never throws.
-FolderWriteBack write_back_folder(int scratch, const std::filesystem::path& folder, uid_t owner_uid, gid_t owner_gid);
+// dropped), folders, symbolic links that stay inside the folder (a link leading out of it, or an
+// absolute one, is dropped: the next reader of the folder, the arbiter or a person, would follow
+// it), and deletions (whiteouts, opaque folders); what it makes belongs to
+// `owner_uid`:`owner_gid`. Every entry is opened by one name relative to its parent without
+// following symbolic links, and files are written beside their name and renamed over it, so
+// nothing outside `folder` is touched (the bot's permissions were checked by the overlay when it
+// wrote). What lies past `bounds` is skipped. Never throws.
+FolderWriteBack write_back_folder(int scratch, const std::filesystem::path& folder, uid_t owner_uid, gid_t owner_gid,
+                                  const WriteBackBounds& bounds = {});
 
 // A confined seat's scratch and the folder its changes go to, held from the start until every
 // process of the seat is gone.
@@ -53,11 +65,12 @@ struct FolderScratch {
     std::filesystem::path folder;
     uid_t owner_uid = 0;
     gid_t owner_gid = 0;
+    WriteBackBounds bounds;
 
     bool valid() const { return scratch.valid(); }
     // Writes the changes back once and lets the scratch go.
     FolderWriteBack write_back() {
-        FolderWriteBack done = write_back_folder(scratch.get(), folder, owner_uid, owner_gid);
+        FolderWriteBack done = write_back_folder(scratch.get(), folder, owner_uid, owner_gid, bounds);
         scratch.reset();
         return done;
     }

@@ -319,11 +319,12 @@ int build_root(NamespaceView& view) {
         if (STEP(m.target.c_str()), place_tree(m.tree_fd, m.target.c_str()) != 0) return errno;
         ::close(m.tree_fd);
         m.tree_fd = -1;
-        // The writable folder: an overlay on itself, its changes kept on the scratch. Where the
-        // kernel has no overlay for it, the plain writable folder stays (bounded per file).
+        // The writable folder: an overlay on itself, its changes kept on the scratch. Never the
+        // live folder instead: a bot's writes would reach it at once and unbounded.
         if (m.writable && view.scratch >= 0 &&
-            ::mount("overlay", m.target.c_str(), "overlay", MS_NOSUID | MS_NODEV, view.overlay_options.c_str()) != 0)
-            view.overlay_error = errno;
+            (STEP("its folder's overlay; --disk-mib 0 writes the folder directly, unbounded"),
+             ::mount("overlay", m.target.c_str(), "overlay", MS_NOSUID | MS_NODEV, view.overlay_options.c_str()) != 0))
+            return errno;
     }
     if (STEP("/dev/shm"), ::mount("tmpfs", view.dev_shm.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, view.shm_options.c_str()) != 0)
         return errno;
@@ -475,7 +476,7 @@ std::string probe_namespaces() {
     const LentNetworkNamespace netns = LentNetworkNamespace::borrow();
     if (!netns.valid()) return std::string("cannot make a network namespace: ") + std::strerror(errno);
     ProbeChild probe;
-    probe.view = namespace_view(ExposedPaths{"/", {}, {}, {}}, ViewOptions{});
+    probe.view = namespace_view(ExposedPaths{"/", {}, {}, {}, {}}, ViewOptions{});
     probe.netns = netns.get();
     const pid_t pid = clone_vfork(namespace_clone_flags(), probe_child, &probe);
     if (pid < 0) return std::string("cannot make namespaces: ") + std::strerror(errno);

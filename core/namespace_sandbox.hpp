@@ -52,7 +52,6 @@ struct NamespaceView {
     // tmpfs of its own and the folder a plain writable bind.
     int scratch = -1;
     std::string overlay_options;            // the folder's overlay (folder_overlay_options)
-    int overlay_error = 0;                  // set by the child when the overlay could not be made
     const char* failed_step = nullptr;      // set by the child: what it was doing when it failed
 };
 

@@ -217,10 +217,10 @@ private:
     // process_table_processes.cpp
     void start_seat(int s);
     void start_remote_seat(int s);  // a url= bot: its address, and no process to start
-    void confine(int s, SpawnRequest& request);
+    ExposedPaths exposure(int s, const SpawnRequest& request) const;
+    void confine(int s, SpawnRequest& request, ExposedPaths exposed);
     void confine_network(int s, SpawnRequest& request);
     void write_back_folder(int s);
-    static void warn_unbounded_folder(const std::string& why);
     void attach_pipes(int s, SpawnedBot& bot);
     void find_program(int s);
     void watch_exit(int s);

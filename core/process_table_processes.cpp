@@ -60,15 +60,16 @@ void ProcessTableImpl::start_seat(int s) {
         seat.process.user = take_seat_user();
         request.user = seat.process.user.id();
     }
+    std::optional<ExposedPaths> exposed;
+    if (sandbox_plan_.confined()) exposed = exposure(s, request);
     UniqueFd filter_for_bwrap;  // read by bwrap at its start (--seccomp FD)
     if (sandbox_plan_.bwrap) {
         SandboxedCommand command;
         command.executable = request.executable;
         command.argv = request.argv;
-        command.dir = request.dir;
+        command.paths = *exposed;
         command.network = seat.channel->networked();
         command.disk_mib = limits.disk_mib;
-        command.read_only = launch.bot.read_only;
         filter_for_bwrap = syscall_filter_memfd(syscall_filter(limits.allow_syscalls));
         // Above 3, where the init's report goes (SpawnRequest::init_reports_status).
         if (filter_for_bwrap.valid()) filter_for_bwrap.reset(::fcntl(filter_for_bwrap.get(), F_DUPFD_CLOEXEC, 10));
@@ -83,7 +84,7 @@ void ProcessTableImpl::start_seat(int s) {
         request.executable = sandbox_plan_.bwrap_path;
     }
     seat.channel->prepare(request, sandbox_plan_.confined() && launch.bot.url.empty());
-    if (sandbox_plan_.namespaces) confine(s, request);
+    if (sandbox_plan_.namespaces) confine(s, request, std::move(*exposed));
     seat.process.cgroup = create_bot_cgroup(limits_plan_, limits, launch.info.label, options_.freeze_idle);
     request.limits = child_limits(limits_plan_, limits);
     // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
@@ -99,7 +100,6 @@ void ProcessTableImpl::start_seat(int s) {
     }
 
     SpawnedBot bot = spawn_bot(request);
-    if (bot.folder_overlay_error != 0) warn_unbounded_folder(std::string("no overlay: ") + std::strerror(bot.folder_overlay_error));
     SeatProcess& process = seat.process;
     process.pid = bot.pid;
     process.sandboxed = sandbox_plan_.confined();
@@ -129,11 +129,32 @@ void ProcessTableImpl::start_remote_seat(int s) {
     transcript(seat, '#', "remote bot at " + seat.launch.bot.url);
 }
 
+// What a confined seat's bot sees besides the base view. The other seats' folders and the
+// match's outputs are never shown; what is left out is said once per start.
+ExposedPaths ProcessTableImpl::exposure(int s, const SpawnRequest& request) const {
+    const Seat& seat = at(s);
+    ExposureRequest wanted;
+    wanted.bot_name = seat.launch.bot.name;
+    wanted.executable = request.executable;
+    wanted.argv = request.argv;
+    wanted.dir = request.dir;
+    wanted.extra_read_only = seat.launch.bot.read_only;
+    wanted.other_bot_folders = options_.bot_folders;
+    for (const auto& other : seats_)
+        if (other.get() != &seat && !other->launch.bot.dir.empty()) wanted.other_bot_folders.push_back(other->launch.bot.dir);
+    wanted.private_paths = options_.private_paths;
+    if (!options_.transcript_path.empty()) wanted.private_paths.push_back(options_.transcript_path);
+    if (!options_.log_dir.empty()) wanted.private_paths.push_back(options_.log_dir);
+    ExposedPaths exposed = exposed_paths(wanted);
+    for (const auto& warning : exposed.warnings) spdlog::warn("bot '{}': {}", seat.launch.bot.name, warning);
+    return exposed;
+}
+
 // The arbiter's own sandbox: what the bot sees, its folder shown as its seat user's own, and a
 // network namespace for a pipe seat (an empty one, lent for as long as the seat lives).
-void ProcessTableImpl::confine(int s, SpawnRequest& request) {
+void ProcessTableImpl::confine(int s, SpawnRequest& request, ExposedPaths exposed) {
     Seat& seat = at(s);
-    request.confined = exposed_paths(request.executable, request.argv, request.dir, seat.launch.bot.read_only);
+    request.confined = std::move(exposed);
     request.view_options.disk_mib = options_.limits.disk_mib;
     request.syscall_filter = syscall_filter(options_.limits.allow_syscalls).program();
     struct stat folder {};
@@ -155,8 +176,11 @@ void ProcessTableImpl::confine(int s, SpawnRequest& request) {
         scratch.folder = writable;
         scratch.owner_uid = folder.st_uid;
         scratch.owner_gid = folder.st_gid;
+        scratch.bounds.folder_bytes = options_.limits.folder_mib << 20;
         if (scratch.valid()) request.view_options.scratch = scratch.scratch.get();
-        else warn_unbounded_folder(std::string("no scratch file system: ") + std::strerror(errno));
+        else
+            throw UserError("bot '" + seat.launch.bot.name + "': cannot make the scratch file system that bounds its folder (" +
+                            std::strerror(errno) + "); --disk-mib 0 writes the folder directly, unbounded");
     }
     confine_network(s, request);
 }
@@ -281,30 +305,31 @@ void ProcessTableImpl::reap_group(int s) {
         return r == pid || (r < 0 && ::kill(pid, 0) != 0 && errno == ESRCH);
     });
     // No member left (also no zombie of ours), no stray and nobody in the cgroup: all gone.
-    if (::kill(-process.pid, 0) != 0 && errno == ESRCH && process.strays.empty() && process.cgroup.members().empty()) {
+    if (::kill(-process.pid, 0) != 0 && errno == ESRCH && process.strays.empty() && process.cgroup.members().empty())
         process.group_gone = true;
-        write_back_folder(s);
-    }
 }
 
 // Nothing of the seat writes any more: its folder's changes leave the scratch for the folder.
+// After the match (from close), never while a seat thinks: a write-back of many files takes
+// seconds, which the event loop would otherwise charge to whoever is thinking meanwhile.
 void ProcessTableImpl::write_back_folder(int s) {
     Seat& seat = at(s);
     if (!seat.process.folder_scratch.valid()) return;
+    if (seat.process.pid <= 0) {  // never started
+        seat.process.folder_scratch.scratch.reset();
+        return;
+    }
+    if (!seat.process.group_gone) {  // a process of the seat outlived SIGKILL and may still write
+        spdlog::warn("bot '{}': its folder's changes are dropped: a process of its seat still runs", seat.launch.bot.name);
+        seat.process.folder_scratch.scratch.reset();
+        return;
+    }
     const FolderWriteBack done = seat.process.folder_scratch.write_back();
     spdlog::debug("seat {}: {} entries of its folder written back, {} removed", seat.launch.info.label, done.written,
                   done.removed);
     if (!done.error.empty())  // an entry skipped, or the scratch or folder not opened
         spdlog::warn("bot '{}': {} of its folder's changes not written back to {}: {}", seat.launch.bot.name,
                      std::max(done.skipped, 1), seat.process.folder_scratch.folder.string(), done.error);
-}
-
-// Once per arbiter: the folder is then bounded per file only (RLIMIT_FSIZE), /tmp by its size.
-void ProcessTableImpl::warn_unbounded_folder(const std::string& why) {
-    static std::once_flag warned;
-    std::call_once(warned, [&] {
-        spdlog::warn("bots' folders are not bounded together with /tmp ({}): each file is bounded by --disk-mib", why);
-    });
 }
 
 void ProcessTableImpl::signal_group(int s, int sig) {
@@ -450,6 +475,7 @@ void ProcessTableImpl::release_seat(int s) {
         seat.detail = fmt::format("a process of the bot exceeded the memory limit of {} MiB", options_.limits.memory_mib);
         transcript(seat, '#', "retired: killed: " + seat.detail);
     }
+    write_back_folder(s);
     process.peak_memory_kib_cache = process.cgroup.peak_memory_kib();
     process.cpu_total_cache = process.cgroup.cpu_used();
     process.cgroup.remove();

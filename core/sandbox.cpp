@@ -176,7 +176,7 @@ SandboxPlan plan_sandbox(SandboxMode mode) {
 
 std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedCommand& command) {
     std::vector<std::string> a = common_args(plan.bwrap_path, command.network, command.disk_mib);
-    const ExposedPaths paths = exposed_paths(command.executable, command.argv, command.dir, command.read_only);
+    const ExposedPaths& paths = command.paths;
     for (const auto& p : paths.passed_through) a.insert(a.end(), {"--dir", p.string()});
     for (const auto& p : paths.read_only) a.insert(a.end(), {"--ro-bind", p.string(), p.string()});
     if (!paths.writable.empty()) a.insert(a.end(), {"--bind", paths.writable.string(), paths.writable.string()});

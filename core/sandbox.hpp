@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/namespace_sandbox.hpp"
+#include "core/sandbox_view.hpp"
 #include "core/table_settings.hpp"
 #include "core/unique_fd.hpp"
 
@@ -40,10 +41,9 @@ SandboxPlan plan_sandbox(SandboxMode mode);
 struct SandboxedCommand {
     std::filesystem::path executable;  // resolved path of the bot's program
     std::vector<std::string> argv;     // argv[0] as written, then the arguments
-    std::filesystem::path dir;         // the bot's own folder (writable); empty = the arbiter's cwd, read-only
+    ExposedPaths paths;                // what it sees besides the base view (exposed_paths)
     bool network = false;              // keep the host's network (TCP/HTTP seats reach the arbiter)
     std::int64_t disk_mib = 256;       // size of its /tmp and /dev/shm
-    std::vector<std::filesystem::path> read_only;  // more folders to show (ro=PATH in the bot spec)
     int seccomp_fd = -1;               // the syscall filter for bwrap's --seccomp; -1: none
     // namespace_init_program's descriptor: the namespace's first process instead of bwrap's own,
     // reporting the program's wait status on descriptor 3; -1: bwrap's own.

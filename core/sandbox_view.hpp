@@ -15,8 +15,9 @@
 namespace arb {
 
 // The folders and files a confined command needs besides the base view, resolved by the arbiter
-// before the bot starts (a symbolic link the bot could change later is never followed by the
-// sandbox: the resolved targets are shown themselves).
+// before the bot starts (core/untrusted_path.hpp): a name in the bot's own folder is reached
+// through the folder, never resolved on the host nor shown a second time, and no link that lies
+// in a bot's folder is ever followed.
 struct ExposedPaths {
     std::filesystem::path cwd;                      // where the bot starts
     std::filesystem::path writable;                 // its own folder (dir=); empty: none
@@ -24,13 +25,25 @@ struct ExposedPaths {
     // Empty folders the view must have for a path as written to resolve ("bin/../bots/bot"
     // passes through bin).
     std::vector<std::filesystem::path> passed_through;
+    std::vector<std::string> warnings;  // what was not shown, and why (said once per start)
 };
 
-// `executable` resolved, `argv` as written (argv[0] first), `dir` the bot's folder (may be empty),
-// `extra_read_only` the folders a bot spec adds with ro=PATH.
-ExposedPaths exposed_paths(const std::filesystem::path& executable, const std::vector<std::string>& argv,
-                           const std::filesystem::path& dir,
-                           const std::vector<std::filesystem::path>& extra_read_only = {});
+// What one bot's view is built from.
+struct ExposureRequest {
+    std::string bot_name;
+    std::filesystem::path executable;            // as resolve_executable found it
+    std::vector<std::string> argv;               // as written, argv[0] first
+    std::filesystem::path dir;                   // the bot's folder; empty: none
+    std::vector<std::filesystem::path> extra_read_only;  // ro=PATH of its spec
+    // Never entered by a path of this bot: the folders of the other bots the arbiter runs.
+    std::vector<std::filesystem::path> other_bot_folders;
+    // Never shown, nor any folder that holds one: the arbiter's working folder and outputs.
+    std::vector<std::filesystem::path> private_paths;
+};
+
+// The paths of `request`'s view. A UserError naming the bot when a path it names would show /,
+// a folder that holds its own folder or a private path, or another bot's folder.
+ExposedPaths exposed_paths(const ExposureRequest& request);
 
 // The part of the view every bot shares.
 struct BaseView {

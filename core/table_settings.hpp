@@ -40,6 +40,9 @@ struct Limits {
     // root arbiter's sandbox; this asks for it without one.
     bool seat_users = false;
     std::int64_t disk_mib = 256;  // the largest file a bot writes, and the size of its /tmp and /dev/shm
+    // What a bot's folder may hold after its writes are written back, over all its matches
+    // (the write-back of the namespaces sandbox); 0 = no bound.
+    std::int64_t folder_mib = 1024;
     std::vector<std::string> pass_env;        // the arbiter's variables a bot also gets, by name
     std::vector<std::string> allow_syscalls;  // let through the syscall filter (core/syscall_filter.hpp)
 
@@ -54,6 +57,12 @@ struct TableOptions {
     std::string quit_text;                    // written to each live seat by close(), if not empty
     Millis quit_grace{300};                   // wait for exit after quit_text
     Millis term_grace{300};                   // wait after SIGTERM before SIGKILL
+    // Never shown to a confined bot, nor a folder holding one (the transcript's folder and the
+    // log folder are added by the table): databases, the tournament's match folders.
+    std::vector<std::filesystem::path> private_paths;
+    // Folders of every bot the run starts, besides this table's seats': no path of a bot may
+    // enter one (a link another bot left there could lead anywhere by the next match).
+    std::vector<std::filesystem::path> bot_folders;
 };
 
 }  // namespace arb

@@ -35,6 +35,7 @@ struct ConfinementArgs {
     std::string sandbox;
     bool seat_users = false;
     std::optional<std::int64_t> disk_mib;
+    std::optional<std::int64_t> folder_mib;
     std::vector<std::string> pass_env;
     std::vector<std::string> allow_syscalls;
 };

@@ -14,6 +14,10 @@ void add_confinement_flags(CLI::App* cmd, ConfinementArgs& args) {
     cmd->add_option("--disk-mib", args.disk_mib,
                     "Largest file a bot may write, and the size of its private /tmp and /dev/shm, in MiB (0 = no limit; default 256)")
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 20));
+    cmd->add_option("--folder-mib", args.folder_mib,
+                    "Most a bot's own folder may hold after its writes are written back, over all its matches, in MiB "
+                    "(namespaces sandbox; 0 = no bound; default 1024)")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30));
     cmd->add_option("--pass-env", args.pass_env,
                     "Pass this variable of the arbiter's environment on to every bot (repeatable; bots get only PATH, HOME, "
                     "LANG, LC_*, TZ and TERM otherwise)");
@@ -26,6 +30,7 @@ void apply_confinement(const ConfinementArgs& args, Limits& limits) {
     if (!args.sandbox.empty()) limits.sandbox = sandbox_mode_from_string(args.sandbox);
     if (args.seat_users) limits.seat_users = true;
     if (args.disk_mib) limits.disk_mib = *args.disk_mib;
+    if (args.folder_mib) limits.folder_mib = *args.folder_mib;
     for (const auto& name : args.pass_env)
         if (std::find(limits.pass_env.begin(), limits.pass_env.end(), name) == limits.pass_env.end()) limits.pass_env.push_back(name);
     for (const auto& name : args.allow_syscalls)

@@ -257,6 +257,7 @@ void preflight_both(const HeadToHead& h) {
     c.sandbox = h.limits.sandbox;
     c.seat_users = h.limits.seat_users;
     c.disk_mib = h.limits.disk_mib;
+    c.folder_mib = h.limits.folder_mib;
     c.pass_env = h.limits.pass_env;
     c.allow_syscalls = h.limits.allow_syscalls;
     const auto failures = tournament::preflight(*h.game, c, h.jobs);

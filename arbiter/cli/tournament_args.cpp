@@ -126,6 +126,7 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     c.sandbox = limits.sandbox;
     c.seat_users = limits.seat_users;
     c.disk_mib = limits.disk_mib;
+    c.folder_mib = limits.folder_mib;
     c.pass_env = limits.pass_env;
     c.allow_syscalls = limits.allow_syscalls;
     return c;

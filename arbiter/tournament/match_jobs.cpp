@@ -52,7 +52,7 @@ json limits_to_json(const Limits& l) {
     json j = {{"memory_mib", l.memory_mib},         {"max_processes", l.max_processes},
               {"core_dumps", l.core_dumps},         {"max_line_bytes", l.max_line_bytes},
               {"stderr_cap_bytes", l.stderr_cap_bytes}, {"sandbox", to_string(l.sandbox)},
-              {"seat_users", l.seat_users}, {"disk_mib", l.disk_mib}, {"pass_env", l.pass_env},
+              {"seat_users", l.seat_users}, {"disk_mib", l.disk_mib}, {"folder_mib", l.folder_mib}, {"pass_env", l.pass_env},
               {"allow_syscalls", l.allow_syscalls}};
     j["cpu_seconds"] = l.cpu_seconds ? json(*l.cpu_seconds) : json(nullptr);
     return j;
@@ -69,6 +69,7 @@ Limits limits_from_json(const json& j) {
     l.sandbox = sandbox_mode_from_string(j.at("sandbox").get<std::string>());
     l.seat_users = j.value("seat_users", false);  // absent in jobs planned before the key existed
     l.disk_mib = j.value("disk_mib", std::int64_t{256});
+    l.folder_mib = j.value("folder_mib", std::int64_t{1024});
     l.pass_env = j.value("pass_env", std::vector<std::string>{});
     l.allow_syscalls = j.value("allow_syscalls", std::vector<std::string>{});
     return l;

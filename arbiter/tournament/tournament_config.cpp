@@ -139,7 +139,7 @@ const std::vector<std::string>& known_keys() {
         "name",    "game",        "pairing",    "format",     "seed",        "rounds",    "time_budget",
         "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
         "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder", "sandbox",
-        "seat_users", "disk_mib", "pass_env", "allow_syscalls"};
+        "seat_users", "disk_mib", "folder_mib", "pass_env", "allow_syscalls"};
     return keys;
 }
 
@@ -219,6 +219,7 @@ public:
         }
         if (has("seat_users")) c.seat_users = boolean("seat_users");
         if (has("disk_mib")) c.disk_mib = integer("disk_mib", 0, kMaxMemoryMib);
+        if (has("folder_mib")) c.folder_mib = integer("folder_mib", 0, std::int64_t{1} << 30);
         if (has("pass_env")) c.pass_env = texts("pass_env");
         if (has("allow_syscalls")) c.allow_syscalls = texts("allow_syscalls");
         if (has("ladder")) c.ladder = ladder();

@@ -88,6 +88,7 @@ struct TournamentConfig {
     SandboxMode sandbox = SandboxMode::automatic;  // bot confinement; not part of the identity either
     bool seat_users = false;  // each bot as a user id of its own (root only); not part of the identity
     std::int64_t disk_mib = 256;               // bounds on a bot's writes; confinement settings below are
+    std::int64_t folder_mib = 1024;
     std::vector<std::string> pass_env;         // not part of the identity either
     std::vector<std::string> allow_syscalls;
     std::map<std::string, std::string> option_locations;  // option key -> "FILE:LINE" for messages
@@ -100,6 +101,7 @@ struct TournamentConfig {
         limits.sandbox = sandbox;
         limits.seat_users = seat_users;
         limits.disk_mib = disk_mib;
+        limits.folder_mib = folder_mib;
         limits.pass_env = pass_env;
         limits.allow_syscalls = allow_syscalls;
     }

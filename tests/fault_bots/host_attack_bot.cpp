@@ -17,6 +17,11 @@
 //   setuid PATH         creates PATH and gives it the set-user-ID bit: "set-id bit set" or "cannot set: <why>"
 //   remove PATH         removes PATH (a folder with all it holds): "removed N" or "cannot remove: <why>"
 //   mkdir PATH          makes the folder PATH: "made" or "cannot make: <why>"
+//   symlink TARGET PATH replaces PATH with a link to TARGET: "linked" or "cannot link: <why>"
+//   files PATH N        makes N empty files in the folder PATH: "made N files" (how many went in)
+//   nest PATH LEVELS N  nests LEVELS folders of N-character names in PATH: "nested K" (how deep it got)
+//   exe                 the program that runs: "exe PATH" (/proc/self/exe)
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -151,12 +156,36 @@ std::string oom_child(int mib) {
     return "child exited " + std::to_string(WEXITSTATUS(status));
 }
 
+std::string many_files(const std::string& folder, int n) {
+    int made = 0;
+    for (; made < n; ++made) {
+        const std::string path = folder + "/f" + std::to_string(made);
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) break;
+        ::close(fd);
+    }
+    return "made " + std::to_string(made) + " files";
+}
+
+std::string nest(std::string path, int levels, int name_length) {
+    int depth = 0;
+    for (; depth < levels; ++depth) {
+        path += "/" + std::string(static_cast<std::size_t>(name_length), 'd');
+        if (::mkdir(path.c_str(), 0755) != 0) break;
+    }
+    return "nested " + std::to_string(depth);
+}
+
 std::string attack(const std::string& line) {
     std::istringstream in(line);
     std::string verb, path;
     in >> verb >> path;
     int mib = 0;
     if (verb == "id") return "uid " + std::to_string(::getuid());
+    if (verb == "exe") {
+        std::error_code ec;
+        return "exe " + fs::read_symlink("/proc/self/exe", ec).string();
+    }
     if (verb == "read") return read_path(path);
     if (verb == "list") return list_path(path);
     if (verb == "write") return write_path(path);
@@ -176,6 +205,15 @@ std::string attack(const std::string& line) {
         return ec ? "cannot remove: " + ec.message() : "removed " + std::to_string(removed);
     }
     if (verb == "mkdir") return ::mkdir(path.c_str(), 0755) == 0 ? "made" : "cannot make: " + why();
+    if (verb == "symlink") {
+        std::string link;
+        in >> link;
+        ::unlink(link.c_str());
+        return ::symlink(path.c_str(), link.c_str()) == 0 ? "linked" : "cannot link: " + why();
+    }
+    if (verb == "files" && (in >> mib)) return many_files(path, mib);
+    int name_length = 0;
+    if (verb == "nest" && (in >> mib >> name_length)) return nest(path, mib, name_length);
     if (verb == "setuid") {
         std::ofstream(path) << "#!/bin/sh\n";
         return ::chmod(path.c_str(), 04755) == 0 ? "set-id bit set" : "cannot set: " + why();
