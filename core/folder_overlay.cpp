@@ -72,20 +72,24 @@ bool list_folder(int dir, std::vector<std::string>& names) {
     return true;
 }
 
-// Bytes of the regular files in a folder's tree, links not followed, `depth` levels at most.
-std::int64_t folder_bytes(int dir, int depth) {
+struct FolderSize {
+    std::int64_t bytes = 0;    // of its regular files
+    std::int64_t entries = 0;  // files, folders and links
+};
+
+// What a folder's tree holds, links not followed, `depth` levels at most.
+void measure_folder(int dir, int depth, FolderSize& size) {
     std::vector<std::string> names;
-    if (depth < 0 || !list_folder(dir, names)) return 0;
-    std::int64_t total = 0;
+    if (depth < 0 || !list_folder(dir, names)) return;
     for (const std::string& name : names) {
         struct stat st {};
         if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
-        if (S_ISREG(st.st_mode)) total += st.st_size;
+        ++size.entries;
+        if (S_ISREG(st.st_mode)) size.bytes += st.st_size;
         if (!S_ISDIR(st.st_mode)) continue;
         const UniqueFd sub(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-        if (sub.valid()) total += folder_bytes(sub.get(), depth - 1);
+        if (sub.valid()) measure_folder(sub.get(), depth - 1, size);
     }
-    return total;
 }
 
 // Whether a relative link `depth` folders below the top stays below it, name by name.
@@ -184,10 +188,13 @@ private:
         }
         if (S_ISDIR(st.st_mode))
             return folder_entry(upper, host, name, st, exists && S_ISDIR(existing.st_mode), exists, depth, path_length);
-        if (S_ISLNK(st.st_mode)) return link(upper, host, name, depth, exists && S_ISDIR(existing.st_mode));
+        if (S_ISLNK(st.st_mode)) {
+            if (!exists && !entry_fits()) return;
+            return link(upper, host, name, depth, exists && S_ISDIR(existing.st_mode));
+        }
         if (!S_ISREG(st.st_mode)) return skip("not a file, folder or link (kept only while the seat ran)");
         if (exists && S_ISDIR(existing.st_mode)) remove(host, name, depth);  // a file where a folder was
-        file(upper, host, name, st, exists && S_ISREG(existing.st_mode) ? existing.st_size : 0);
+        file(upper, host, name, st, exists && S_ISREG(existing.st_mode) ? existing.st_size : 0, !exists);
     }
 
     void folder_entry(int upper, int host, const std::string& name, const struct stat& st, bool host_is_folder,
@@ -198,6 +205,7 @@ private:
         if (!from.valid()) return skip("cannot open a folder", errno);
         char opaque = 0;
         const bool replaces = ::fgetxattr(from.get(), "trusted.overlay.opaque", &opaque, 1) == 1 && opaque == 'y';
+        if (!exists && !entry_fits()) return;
         if (exists && (!host_is_folder || replaces)) remove(host, name, depth);
         if ((!host_is_folder || replaces) && ::mkdirat(host, name.c_str(), 0700) != 0 && errno != EEXIST)
             return skip("cannot make a folder", errno);
@@ -209,18 +217,31 @@ private:
         folder(from.get(), to.get(), depth + 1, path_length);
     }
 
-    // Whether `bytes` more fit in the folder's bound (`replaced`: bytes of the file it replaces).
-    bool fits(std::int64_t bytes, std::int64_t replaced) {
-        if (bounds.folder_bytes <= 0) return true;
-        if (!held_) held_ = folder_bytes(top, bounds.max_depth);
-        if (*held_ - replaced + bytes > bounds.folder_bytes) return false;
-        *held_ += bytes - replaced;
+    // Whether a file of `bytes` fits in the folder's bounds (`replaced`: bytes of the file it
+    // replaces; `is_new`: no entry of that name was there).
+    bool fits(std::int64_t bytes, std::int64_t replaced, bool is_new) {
+        if (bounds.folder_bytes <= 0 && bounds.folder_entries <= 0) return true;
+        if (!held_) {
+            held_ = FolderSize{};
+            measure_folder(top, kRemoveDepth, *held_);
+        }
+        if (bounds.folder_bytes > 0 && held_->bytes - replaced + bytes > bounds.folder_bytes) return false;
+        if (bounds.folder_entries > 0 && is_new && held_->entries + 1 > bounds.folder_entries) return false;
+        held_->bytes += bytes - replaced;
+        held_->entries += is_new ? 1 : 0;
         return true;
     }
 
-    void file(int upper, int host, const std::string& name, const struct stat& st, std::int64_t replaced) {
-        if (!fits(st.st_size, replaced))
-            return skip("a file past the folder's bound of " + std::to_string(bounds.folder_bytes >> 20) + " MiB");
+    bool entry_fits() {
+        if (fits(0, 0, true)) return true;
+        skip("an entry past the folder's bound of " + std::to_string(bounds.folder_entries) + " entries");
+        return false;
+    }
+
+    void file(int upper, int host, const std::string& name, const struct stat& st, std::int64_t replaced, bool is_new) {
+        if (!fits(st.st_size, replaced, is_new))
+            return skip("a file past the folder's bounds (" + std::to_string(bounds.folder_bytes >> 20) + " MiB, " +
+                        std::to_string(bounds.folder_entries) + " entries)");
         const UniqueFd from(::openat(upper, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
         if (!from.valid()) return skip("cannot read a file", errno);
         // Written beside it and renamed over it: the folder never holds half a file.
@@ -266,7 +287,7 @@ private:
 
     int entries_ = 0;
     std::vector<std::pair<std::string, int>> reasons_;
-    std::optional<std::int64_t> held_;  // bytes the folder holds, measured at the first file
+    std::optional<FolderSize> held_;  // what the folder holds, measured at the first new entry
 };
 
 }  // namespace

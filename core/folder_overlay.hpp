@@ -45,6 +45,9 @@ struct WriteBackBounds {
     int max_depth = 64;              // folders below the bot's folder
     std::size_t max_path = 1024;     // bytes of a path below the bot's folder
     std::int64_t folder_bytes = 0;   // the folder's files hold at most this many bytes; 0: no bound
+    // The folder holds at most this many entries once new ones are written (with folder_bytes:
+    // a bot adding empty files under new names each match would grow it without bytes).
+    std::int64_t folder_entries = 100000;
 };
 
 // Applies the overlay's upper layer of `scratch` to `folder`: new and changed files (set-id bits

@@ -21,6 +21,7 @@
 //   files PATH N        makes N empty files in the folder PATH: "made N files" (how many went in)
 //   nest PATH LEVELS N  nests LEVELS folders of N-character names in PATH: "nested K" (how deep it got)
 //   exe                 the program that runs: "exe PATH" (/proc/self/exe)
+//   exit-after MS       answers "exiting", then exits MS milliseconds later
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -225,5 +226,12 @@ std::string attack(const std::string& line) {
 
 int main() {
     std::signal(SIGPIPE, SIG_IGN);
-    for (std::string line; std::getline(std::cin, line);) std::cout << attack(line) << std::endl;
+    for (std::string line; std::getline(std::cin, line);) {
+        if (line.rfind("exit-after ", 0) == 0) {
+            std::cout << "exiting" << std::endl;
+            ::usleep(static_cast<useconds_t>(std::atoi(line.c_str() + 11)) * 1000);
+            return 0;
+        }
+        std::cout << attack(line) << std::endl;
+    }
 }

@@ -224,3 +224,31 @@ TEST_CASE("the write-back keeps only links inside the folder and bounds entries,
         CHECK(entry.path().string().size() - own.string().size() <= 1024 + 1);
     CHECK_FALSE(fs::exists(own / "big"));  // 6 MiB past a folder of 4
 }
+
+TEST_CASE("a bot that leaves 60,000 files and exits charges no other seat for their write-back") {
+    if (!plan_sandbox(SandboxMode::automatic).namespaces) {
+        MESSAGE("skipped: the write-back is the namespaces sandbox's (root)");
+        return;
+    }
+    const fs::path own = open_folder("stall-own");
+    fs::create_directory(own / "many");
+    std::vector<SeatLaunch> seats(2);
+    seats[0].info = SeatInfo{0, "leaver", "leaver"};
+    seats[0].bot = parse_bot_spec("name=leaver cmd=" + quote_word(HOST_ATTACK_BOT_PATH) + " dir=" + quote_word(own.string()));
+    seats[0].time = per_request(60s);
+    seats[1] = fault_seat("thinker", {"--late", "1500"}, per_request(20s));
+    TableOptions options = with_sandbox(SandboxMode::namespaces);
+    auto table = ProcessTable::launch(std::move(seats), options);
+    REQUIRE(table->ask(0, "files " + (own / "many").string() + " 60000\n", one_line_framer()).first_line() ==
+            "made 60000 files");
+    // It exits while the other seat thinks (1.5 s): its files are then the arbiter's to write back.
+    REQUIRE(table->ask(0, "exit-after 300\n", one_line_framer()).first_line() == "exiting");
+    const Reply thought = table->ask(1, "think\n", one_line_framer());
+    REQUIRE(thought.ok());
+    const double charged = std::chrono::duration<double>(thought.wall).count();
+    INFO("the thinking seat was charged " << charged << " s for 1.5 s of its own");
+    CHECK(charged < 1.9);
+    CHECK(count_entries(own / "many") == 0);  // nothing written back while the match runs
+    table->close();
+    CHECK(count_entries(own / "many") == 10000 - 1);  // after it, up to the bound (the folder itself is one entry)
+}
