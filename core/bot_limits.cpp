@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/user_error.hpp"
+#include "core/user_namespace.hpp"
 
 namespace arb {
 namespace fs = std::filesystem;
@@ -233,7 +234,7 @@ ChildResourceLimits child_limits(const LimitsPlan& plan, const Limits& limits) {
         if (limits.memory_mib > 0) child.address_space_bytes = static_cast<std::uint64_t>(limits.memory_mib) << 20;
         // RLIMIT_NPROC counts every process of the user and does not bind root; it is only a
         // rough fork-bomb guard here, set above what the user already runs.
-        if (limits.max_processes > 0 && ::geteuid() != 0) {
+        if (limits.max_processes > 0 && !host_root()) {
             child.processes = static_cast<std::uint64_t>(processes_of_this_user() + limits.max_processes);
         }
     }

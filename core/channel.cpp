@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "core/sandbox.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::process_table_detail {
@@ -21,11 +22,17 @@ void Channel::attach_remote(const std::string&) {
     throw UserError("bot '" + launch_.bot.name + "': url= bots serve HTTP, which this game does not use");
 }
 
-std::unique_ptr<asio::ip::tcp::acceptor> listen_on_loopback(asio::io_context& ctx, std::uint16_t port) {
+std::unique_ptr<asio::ip::tcp::acceptor> listen_on_loopback(asio::io_context& ctx, std::uint16_t port, int netns) {
     const asio::ip::tcp::endpoint at(asio::ip::address_v4::loopback(), port);
     auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(ctx);
     boost::system::error_code ec;
-    acceptor->open(at.protocol(), ec);
+    if (netns < 0) {
+        acceptor->open(at.protocol(), ec);
+    } else if (UniqueFd socket = tcp_socket_in(netns); socket.valid()) {
+        acceptor->assign(at.protocol(), socket.release(), ec);
+    } else {
+        ec.assign(errno, boost::system::system_category());
+    }
     if (!ec) acceptor->set_option(asio::socket_base::reuse_address(true), ec);
     if (!ec) acceptor->bind(at, ec);
     if (!ec) acceptor->listen(asio::socket_base::max_listen_connections, ec);

@@ -197,7 +197,8 @@ std::unique_ptr<Channel> make_http_channel(const ChannelSeat& seat);   // channe
 // ---- what TCP and HTTP seats share (channel.cpp) -------------------------------------------------
 
 // The loopback listener of a TCP seat, on `port` (0 = a free one). Throws UserError.
-std::unique_ptr<asio::ip::tcp::acceptor> listen_on_loopback(asio::io_context& ctx, std::uint16_t port);
+// `netns` >= 0: in that network namespace (a confined seat's own).
+std::unique_ptr<asio::ip::tcp::acceptor> listen_on_loopback(asio::io_context& ctx, std::uint16_t port, int netns = -1);
 
 // Tells the bot where the arbiter is: ARBITER_HOST, ARBITER_PORT (and ARBITER_URL when
 // `url`) in its environment, and {host}, {port}, {url}, {token} in its command line.

@@ -115,14 +115,10 @@ std::unique_ptr<Channel> make_http_channel(const ChannelSeat& seat) { return std
 void HttpChannel::prepare(SpawnRequest& request, bool confined) {
     // A confined bot serves in a network of its own, where the arbiter connects from.
     if (confined) netns_ = loopback_network_namespace();
-    std::optional<InNetworkNamespace> inside;
-    if (netns_.valid()) {
-        inside.emplace(netns_.get());
-        request.netns = netns_.get();
-    }
-    // A free port we choose for the bot to serve on (listen on 127.0.0.1 only).
-    asio::ip::tcp::acceptor probe(ctx_, asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-    port_ = probe.local_endpoint().port();
+    if (netns_.valid()) request.netns = netns_.get();
+    // A free port we choose for the bot to serve on (listen on 127.0.0.1 only), in its network.
+    const auto probe = listen_on_loopback(ctx_, 0, netns_.valid() ? netns_.get() : -1);
+    port_ = probe->local_endpoint().port();
     tell_address(request, port_, true);
 }
 
@@ -167,9 +163,9 @@ void HttpChannel::connect(std::uint64_t generation) {
     const asio::ip::tcp::endpoint endpoint = remote_.value_or(asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), port_));
     if (netns_.valid()) {
         // A confined bot serves in its own network: the connection is made from in there.
-        const InNetworkNamespace inside(netns_.get());
         boost::system::error_code ignored;
-        connection->socket.open(endpoint.protocol(), ignored);
+        if (UniqueFd socket = tcp_socket_in(netns_.get()); socket.valid())
+            connection->socket.assign(endpoint.protocol(), socket.release(), ignored);
     }
     connection->socket.async_connect(endpoint, [this, generation, connection](const boost::system::error_code& ec) {
         if (ec == asio::error::operation_aborted || stale(generation)) return;

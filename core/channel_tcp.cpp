@@ -56,11 +56,7 @@ void TcpChannel::prepare(SpawnRequest& request, bool confined) {
     // A confined seat gets a network of its own: only its loopback, where this seat's sockets
     // are made, so the bot reaches the arbiter and no other seat or port.
     if (confined) netns_ = loopback_network_namespace();
-    std::optional<InNetworkNamespace> inside;
-    if (netns_.valid()) {
-        inside.emplace(netns_.get());
-        request.netns = netns_.get();
-    }
+    if (netns_.valid()) request.netns = netns_.get();
     // Seats with a secret that ask for the same fixed port share it and are told apart by
     // `join TOKEN`. Every other TCP seat has a listener of its own (in its own network when
     // confined, on its fixed port there) and is known by the connection it arrives on; its
@@ -72,7 +68,7 @@ void TcpChannel::prepare(SpawnRequest& request, bool confined) {
         awaiting_join_ = true;
         shared_port_.wait_for(*this);
     } else {
-        acceptor_ = listen_on_loopback(ctx_, netns_.valid() ? launch_.listen_port : 0);
+        acceptor_ = listen_on_loopback(ctx_, netns_.valid() ? launch_.listen_port : 0, netns_.valid() ? netns_.get() : -1);
         port_ = acceptor_->local_endpoint().port();
     }
     tell_address(request, port_, false);

@@ -50,12 +50,14 @@ UniqueFd make_folder_scratch(std::int64_t disk_mib, uid_t upper_uid, gid_t upper
     return scratch;
 }
 
-std::string folder_overlay_options(const std::string& folder, const std::string& scratch) {
-    // A plain upper tree: no renamed-folder redirects, no index or metadata-only copies, so that
+std::string folder_overlay_options(const std::string& folder, const std::string& scratch, bool user_xattrs) {
+    // A plain upper tree: no renamed-folder redirects (made or followed: "off" follows them, which
+    // a user namespace's overlay does not allow), no index or metadata-only copies, so that
     // every change is a file, a folder, a link or a whiteout the write-back understands (a folder
     // of the lower layer cannot be renamed: the bot's rename falls back to a copy).
     return "lowerdir=" + folder + ",upperdir=" + scratch + "/" + kScratchUpper + ",workdir=" + scratch + "/" +
-           kScratchWork + ",redirect_dir=off,index=off,metacopy=off,xino=off,uuid=off";
+           kScratchWork + (user_xattrs ? ",redirect_dir=nofollow,userxattr" : ",redirect_dir=off") +
+           ",index=off,metacopy=off,xino=off,uuid=off";
 }
 
 namespace {
@@ -204,7 +206,10 @@ private:
         const UniqueFd from(::openat(upper, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         if (!from.valid()) return skip("cannot open a folder", errno);
         char opaque = 0;
-        const bool replaces = ::fgetxattr(from.get(), "trusted.overlay.opaque", &opaque, 1) == 1 && opaque == 'y';
+        // trusted.* as a host root mounts the overlay, user.* in a user namespace (userxattr).
+        const bool replaces = (::fgetxattr(from.get(), "trusted.overlay.opaque", &opaque, 1) == 1 ||
+                               ::fgetxattr(from.get(), "user.overlay.opaque", &opaque, 1) == 1) &&
+                              opaque == 'y';
         if (!exists && !entry_fits()) return;
         if (exists && (!host_is_folder || replaces)) remove(host, name, depth);
         if ((!host_is_folder || replaces) && ::mkdirat(host, name.c_str(), 0700) != 0 && errno != EEXIST)

@@ -29,7 +29,9 @@ inline constexpr const char* kScratchTmp = "tmp";
 UniqueFd make_folder_scratch(std::int64_t disk_mib, uid_t upper_uid, gid_t upper_gid, mode_t folder_mode);
 
 // The overlay's mount options for a folder at `folder` over a scratch placed at `scratch`.
-std::string folder_overlay_options(const std::string& folder, const std::string& scratch);
+// `user_xattrs`: mounted in a user namespace (an unprivileged arbiter's), where the overlay keeps
+// its marks in user.overlay.* attributes instead of trusted.*.
+std::string folder_overlay_options(const std::string& folder, const std::string& scratch, bool user_xattrs = false);
 
 struct FolderWriteBack {
     int written = 0;   // files, links and folders made or replaced

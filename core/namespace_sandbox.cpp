@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "core/folder_overlay.hpp"
+#include "core/user_namespace.hpp"
 
 namespace arb {
 
@@ -88,7 +89,7 @@ int clone_tree(const ViewMount& m) {
     const int fd = static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, m.source.c_str(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | recursive));
     if (fd < 0) return -1;
     mount_attr attr{};
-    attr.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | (m.writable ? 0 : MOUNT_ATTR_RDONLY);
+    attr.attr_set = MOUNT_ATTR_NOSUID | (m.device ? 0 : MOUNT_ATTR_NODEV) | (m.writable ? 0 : MOUNT_ATTR_RDONLY);
     attr.attr_clr = m.writable ? MOUNT_ATTR_RDONLY : 0;
     if (m.writable && m.idmap_userns >= 0) {
         attr.attr_set |= MOUNT_ATTR_IDMAP;
@@ -124,7 +125,7 @@ int make_dev(const NamespaceView& view) {
     // The modes as given (the bot gets the arbiter's umask back below).
     const mode_t arbiter_umask = ::umask(0);
     for (const Device& d : devices)
-        if (::mknod(at(d.name), S_IFCHR | 0666, makedev(d.major, d.minor)) != 0) return errno;
+        if (view.device_nodes && ::mknod(at(d.name), S_IFCHR | 0666, makedev(d.major, d.minor)) != 0) return errno;
     static const char* const links[][2] = {{"/proc/self/fd", "/fd"},
                                            {"/proc/self/fd/0", "/stdin"},
                                            {"/proc/self/fd/1", "/stdout"},
@@ -202,7 +203,13 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     auto show = [&](const fs::path& source, const fs::path& at, bool writable, int idmap) {
         std::error_code ec;
         const bool is_file = !fs::is_directory(source, ec);
-        view.mounts.push_back(ViewMount{source.string(), root + at.string(), writable, is_file, idmap});
+        ViewMount mount;
+        mount.source = source.string();
+        mount.target = root + at.string();
+        mount.writable = writable;
+        mount.is_file = is_file;
+        mount.idmap_userns = idmap;
+        view.mounts.push_back(std::move(mount));
         add_with_parents(dirs, root, at, !is_file);
         if (is_file) view.files_to_make.push_back(root + at.string());
     };
@@ -216,11 +223,22 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     if (!paths.writable.empty()) show(paths.writable, paths.writable, true, options.idmap_userns);
     add_with_parents(dirs, root, paths.cwd, true);
     for (const auto& p : paths.passed_through) add_with_parents(dirs, root, p, true);
+    // An unprivileged arbiter cannot make device nodes: the host's harmless ones are bound.
+    view.device_nodes = host_root();
+    view.own_user_namespace = options.own_user_namespace;
+    if (!view.device_nodes)
+        for (const char* device : {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}) {
+            show(device, device, false, -1);
+            view.mounts.back().device = true;
+        }
     view.dev = root + "/dev";
     view.dev_null = view.dev + "/null";
     view.dev_shm = view.dev + "/shm";
     view.tmp = root + "/tmp";
     view.proc = root + "/proc";
+    view.uid_map = view.proc + "/self/uid_map";
+    view.setgroups = view.proc + "/self/setgroups";
+    view.gid_map = view.proc + "/self/gid_map";
     for (const std::string& d : {view.dev, view.tmp, view.proc}) dirs.push_back(d);
     std::sort(dirs.begin(), dirs.end());
     dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
@@ -235,7 +253,7 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     view.shm_options = "mode=1777," + size;
     if (options.scratch >= 0 && !paths.writable.empty()) {
         view.scratch = options.scratch;
-        view.overlay_options = folder_overlay_options(root + paths.writable.string(), view.proc);
+        view.overlay_options = folder_overlay_options(root + paths.writable.string(), view.proc, !host_root());
     }
     add_proc_covers(view);
     view.cwd = paths.cwd.string();
@@ -253,6 +271,7 @@ namespace {
 struct EmptyNamespaceChild {
     int namespace_fd = -1;
     int error = 0;
+    bool visible_proc = false;
 };
 
 // In a new mount namespace: an empty tmpfs as its root, one folder, read-only. The namespace's
@@ -262,7 +281,18 @@ int empty_namespace_child(void* arg) {
     child.namespace_fd = ::open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC);
     if (child.namespace_fd < 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
         ::mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=4k,nr_inodes=8") != 0 ||
-        ::mkdir("/tmp/view", 0755) != 0 || ::chdir("/tmp") != 0 || ::syscall(SYS_pivot_root, ".", ".") != 0 ||
+        ::mkdir("/tmp/view", 0755) != 0) {
+        child.error = errno;
+        return 0;
+    }
+    // Outside a host root's namespaces the kernel mounts a bot's /proc only where a whole proc is
+    // already seen: the host's, bound here above every bot's root, where no bot reaches it.
+    if (child.visible_proc && (::mkdir("/tmp/proc", 0555) != 0 ||
+                               ::mount("/proc", "/tmp/proc", nullptr, MS_BIND | MS_REC, nullptr) != 0)) {
+        child.error = errno;
+        return 0;
+    }
+    if (::chdir("/tmp") != 0 || ::syscall(SYS_pivot_root, ".", ".") != 0 ||
         ::umount2(".", MNT_DETACH) != 0 || ::chdir("/") != 0 ||
         set_tree_attributes(AT_FDCWD, "/", 0, MOUNT_ATTR_RDONLY, 0) != 0)
         child.error = errno;
@@ -274,6 +304,7 @@ int empty_namespace_child(void* arg) {
 int empty_mount_namespace() {
     static const int fd = [] {
         EmptyNamespaceChild child;
+        child.visible_proc = !host_root();
         const pid_t pid = clone_vfork(CLONE_NEWNS | CLONE_FILES, empty_namespace_child, &child);
         if (pid < 0) return -1;
         while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
@@ -287,6 +318,27 @@ int empty_mount_namespace() {
 }
 
 namespace {
+
+// A user namespace of the seat's own, in which it is kSeatUidInside (the arbiter's root mapped),
+// not root: before the chroot (the kernel makes none for a process in a chroot), its maps
+// written through the view's /proc, prepared by the parent.
+int enter_seat_user_namespace(const NamespaceView& view) {
+    if (::unshare(CLONE_NEWUSER) != 0) return errno;
+    static const char kMap[] = "1000 0 1\n";
+    static_assert(kSeatUidInside == 1000);
+    const std::pair<const std::string*, const char*> files[] = {
+        {&view.uid_map, kMap}, {&view.setgroups, "deny"}, {&view.gid_map, kMap}};
+    for (const auto& [path, text] : files) {
+        const int fd = ::open(path->c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) return errno;
+        const auto length = static_cast<ssize_t>(std::strlen(text));
+        const bool written = ::write(fd, text, static_cast<std::size_t>(length)) == length;
+        const int error = errno;
+        ::close(fd);
+        if (!written) return error;
+    }
+    return 0;
+}
 
 #define STEP(what) (view.failed_step = (what))
 
@@ -351,6 +403,8 @@ int enter_namespace_view(NamespaceView& view, int& proc_self_stat) {
     if (STEP("the empty mount namespace"), ::setns(view.empty_namespace, CLONE_NEWNS) != 0) return errno;
     if (::unshare(CLONE_NEWNS) != 0) return errno;
     if (const int error = build_root(view); error != 0) return error;
+    if (view.own_user_namespace)
+        if (const int error = (STEP("its own user namespace"), enter_seat_user_namespace(view)); error != 0) return error;
     // Its root becomes the bot's: above it is only the empty read-only tmpfs, and a bot has no
     // capability to chroot again.
     if (STEP("chroot"), ::chdir(view.root.c_str()) != 0 || ::chroot(".") != 0) return errno;
@@ -470,7 +524,7 @@ int probe_child(void* arg) {
 }
 
 std::string probe_namespaces() {
-    if (::geteuid() != 0) return "the arbiter does not run as root";
+    if (const std::string why = user_namespace_failure(); !why.empty()) return why;
     if (init_program() < 0) return std::string("cannot make the sandbox's init: ") + std::strerror(errno);
     if (empty_mount_namespace() < 0) return std::string("cannot make an empty mount namespace: ") + std::strerror(errno);
     const LentNetworkNamespace netns = LentNetworkNamespace::borrow();

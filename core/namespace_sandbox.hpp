@@ -27,6 +27,7 @@ struct ViewMount {
     std::string target;    // where it goes in the staged root (root + path)
     bool writable = false;
     bool is_file = false;  // its mount point is an empty file
+    bool device = false;   // a device node of the host's /dev (an unprivileged arbiter cannot make one)
     int idmap_userns = -1;  // writable folder: shown as the seat user's own (idmapped mount)
     int tree_fd = -1;       // child scratch
 };
@@ -52,6 +53,11 @@ struct NamespaceView {
     // tmpfs of its own and the folder a plain writable bind.
     int scratch = -1;
     std::string overlay_options;            // the folder's overlay (folder_overlay_options)
+    bool device_nodes = true;               // /dev's nodes made (root), else bound from the host's
+    // The child enters a user namespace of its own below the arbiter's, as kSeatUidInside
+    // (an unprivileged arbiter's seats: RLIMIT_NPROC then counts the seat's processes alone).
+    bool own_user_namespace = false;
+    std::string uid_map, setgroups, gid_map;  // its /proc/self files in the view, for its maps
     const char* failed_step = nullptr;      // set by the child: what it was doing when it failed
 };
 
@@ -59,6 +65,7 @@ struct ViewOptions {
     std::int64_t disk_mib = 256;  // size of the private /tmp and of /dev/shm
     int idmap_userns = -1;        // for the writable folder (idmap_user_namespace); -1: plain bind
     int scratch = -1;             // make_folder_scratch: the folder and /tmp bounded together
+    bool own_user_namespace = false;  // NamespaceView::own_user_namespace
 };
 
 NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options);
@@ -86,6 +93,8 @@ int enter_namespace_view(NamespaceView& view, int& proc_self_stat);
 int drop_bounding_capabilities();
 // Clears the remaining capabilities and sets no_new_privs; after the user switch.
 int drop_capabilities();
+
+
 
 // In the confined child, last (stdio, limits, user all set): starts the program as process 2
 // of the namespace (a child sharing this memory until it execs) and execs the namespace's init

@@ -22,6 +22,7 @@
 
 #include "core/process_table_internal.hpp"
 #include "core/syscall_filter.hpp"
+#include "core/user_namespace.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::process_table_detail {
@@ -56,7 +57,7 @@ void ProcessTableImpl::start_seat(int s) {
     request.env = launch.bot.env;
     request.pass_env = limits.pass_env;
     // Under a root arbiter's sandbox a bot never runs as root: a user id of its own per seat.
-    if (limits.seat_users || (sandbox_plan_.confined() && ::geteuid() == 0)) {
+    if (limits.seat_users || (sandbox_plan_.confined() && host_root())) {
         seat.process.user = take_seat_user();
         request.user = seat.process.user.id();
     }
@@ -87,8 +88,10 @@ void ProcessTableImpl::start_seat(int s) {
     if (sandbox_plan_.namespaces) confine(s, request, std::move(*exposed));
     seat.process.cgroup = create_bot_cgroup(limits_plan_, limits, launch.info.label, options_.freeze_idle);
     request.limits = child_limits(limits_plan_, limits);
-    // A fresh user runs nothing else: RLIMIT_NPROC counts this seat's processes alone.
-    if (request.user && limits.max_processes > 0) request.limits.processes = limits.max_processes;
+    // A fresh user runs nothing else, and a user namespace of the seat's own counts its processes
+    // apart (an unprivileged arbiter's): RLIMIT_NPROC counts this seat's processes alone.
+    if ((request.user || request.view_options.own_user_namespace) && limits.max_processes > 0)
+        request.limits.processes = limits.max_processes;
     request.cgroup_join_files = seat.process.cgroup.join_files();
 
     if (!options_.log_dir.empty()) {
@@ -156,6 +159,7 @@ void ProcessTableImpl::confine(int s, SpawnRequest& request, ExposedPaths expose
     Seat& seat = at(s);
     request.confined = std::move(exposed);
     request.view_options.disk_mib = options_.limits.disk_mib;
+    request.view_options.own_user_namespace = in_own_user_namespace();
     request.syscall_filter = syscall_filter(options_.limits.allow_syscalls).program();
     struct stat folder {};
     const std::filesystem::path& writable = request.confined->writable;

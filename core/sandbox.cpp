@@ -232,13 +232,15 @@ UniqueFd loopback_network_namespace() {
     return netns;
 }
 
-InNetworkNamespace::InNetworkNamespace(int netns) : home_(::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) {
-    if (!home_.valid() || ::setns(netns, CLONE_NEWNET) != 0)
-        throw std::runtime_error(std::string("cannot enter a seat's network namespace: ") + std::strerror(errno));
-}
-
-InNetworkNamespace::~InNetworkNamespace() {
-    if (::setns(home_.get(), CLONE_NEWNET) != 0) std::abort();  // a thread left in a seat's namespace would misroute every later socket
+UniqueFd tcp_socket_in(int netns) {
+    UniqueFd socket;
+    int error = 0;
+    std::thread([&] {
+        if (::setns(netns, CLONE_NEWNET) != 0) error = errno;
+        else if (socket.reset(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)); !socket.valid()) error = errno;
+    }).join();
+    errno = error;
+    return socket;
 }
 
 int unwrap_sandbox_status(int status) {

@@ -59,17 +59,11 @@ std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedComm
 // machine's). Invalid when the arbiter may not make one (it needs CAP_SYS_ADMIN: root).
 UniqueFd loopback_network_namespace();
 
-// Runs the calling thread in `netns` until destroyed (sockets made meanwhile belong to it).
-class InNetworkNamespace {
-public:
-    explicit InNetworkNamespace(int netns);
-    ~InNetworkNamespace();
-    InNetworkNamespace(const InNetworkNamespace&) = delete;
-    InNetworkNamespace& operator=(const InNetworkNamespace&) = delete;
-
-private:
-    UniqueFd home_;
-};
+// An IPv4 TCP socket of the network namespace `netns` (a socket belongs to the namespace it was
+// made in). Made on a thread of its own that enters the namespace and ends there: an
+// unprivileged arbiter may enter the namespaces it made, but never return to the host's.
+// Invalid (errno set) when it cannot be made.
+UniqueFd tcp_socket_in(int netns);
 
 // The host pid of the bot's own program `depth` first children below the arbiter's child
 // (SandboxPlan::program_depth). Waits up to `wait_ms` for the program to be started; -1 if it

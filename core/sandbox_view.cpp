@@ -23,6 +23,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/unique_fd.hpp"
+#include "core/user_namespace.hpp"
 
 namespace arb {
 namespace fs = std::filesystem;
@@ -97,7 +98,7 @@ void sweep_dead_copies() {
 
 // A root-owned copy of the allowlisted /etc: bound whole, one mount per bot instead of one per entry.
 std::string make_etc_copy() {
-    if (::geteuid() != 0) return "";
+    if (!host_root()) return "";
     std::error_code ec;
     const fs::path folder = run_folder();
     fs::create_directories(folder, ec);

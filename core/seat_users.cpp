@@ -10,11 +10,12 @@
 #include <string>
 
 #include "core/user_error.hpp"
+#include "core/user_namespace.hpp"
 
 namespace arb {
 
 SeatUser take_seat_user() {
-    if (::geteuid() != 0)
+    if (!host_root())
         throw UserError("--seat-users: the arbiter must run as root to start each bot as a user of its own");
     std::error_code ec;
     const std::string folder = std::filesystem::is_directory("/run/lock", ec) ? "/run/lock" : "/tmp";

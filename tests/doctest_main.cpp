@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/user_namespace.hpp"
 #include "tests/test_scratch.hpp"
 
 namespace {
@@ -45,6 +46,8 @@ bool names_a_test_case(int argc, char** argv) {
 DOCTEST_REGISTER_LISTENER("selected_cases", 1, SelectedCasesListener);
 
 int main(int argc, char** argv) {
+    // As the arbiter does under a non-root user (arbiter/cli/main.cpp), before any thread.
+    arb::enter_own_user_namespace();
     doctest::Context context(argc, argv);
     const int result = context.run();
     arb::testing::end_scratch(result == 0);

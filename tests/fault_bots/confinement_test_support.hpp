@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/sandbox.hpp"
+#include "core/user_namespace.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 namespace arb::testing {
@@ -25,7 +26,7 @@ inline std::vector<SandboxMode> confined_modes(const std::filesystem::path& prog
     for (const SandboxMode mode : {SandboxMode::namespaces, SandboxMode::bwrap}) {
         try {
             if (!plan_sandbox(mode).confined()) continue;
-            if (mode == SandboxMode::bwrap && ::geteuid() == 0 && !program.empty() && !reachable_by_others(program)) {
+            if (mode == SandboxMode::bwrap && host_root() && !program.empty() && !reachable_by_others(program)) {
                 MESSAGE("skipped under bwrap: a seat user cannot reach " << program.string());
                 continue;
             }
