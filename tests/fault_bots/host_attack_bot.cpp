@@ -22,7 +22,10 @@
 //   nest PATH LEVELS N  nests LEVELS folders of N-character names in PATH: "nested K" (how deep it got)
 //   exe                 the program that runs: "exe PATH" (/proc/self/exe)
 //   exit-after MS       answers "exiting", then exits MS milliseconds later
+//   hold N              forks N children that sleep until the match ends: "held K" (how many started)
+//   threads N           starts N threads at once, then ends them: "threads K" (how many started)
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -177,6 +180,30 @@ std::string nest(std::string path, int levels, int name_length) {
     return "nested " + std::to_string(depth);
 }
 
+std::string hold_children(int n) {
+    int held = 0;
+    for (; held < n; ++held) {
+        const pid_t child = ::fork();
+        if (child < 0) break;
+        if (child == 0) {
+            ::sleep(60);
+            ::_exit(0);
+        }
+    }
+    return "held " + std::to_string(held);
+}
+
+std::string start_threads(int n) {
+    std::vector<pthread_t> started;
+    for (int i = 0; i < n; ++i) {
+        pthread_t thread{};
+        if (::pthread_create(&thread, nullptr, [](void*) -> void* { ::usleep(100000); return nullptr; }, nullptr) != 0) break;
+        started.push_back(thread);
+    }
+    for (pthread_t thread : started) ::pthread_join(thread, nullptr);
+    return "threads " + std::to_string(started.size());
+}
+
 std::string attack(const std::string& line) {
     std::istringstream in(line);
     std::string verb, path;
@@ -213,6 +240,8 @@ std::string attack(const std::string& line) {
         return ::symlink(path.c_str(), link.c_str()) == 0 ? "linked" : "cannot link: " + why();
     }
     if (verb == "files" && (in >> mib)) return many_files(path, mib);
+    if (verb == "hold") return hold_children(std::atoi(path.c_str()));
+    if (verb == "threads") return start_threads(std::atoi(path.c_str()));
     int name_length = 0;
     if (verb == "nest" && (in >> mib >> name_length)) return nest(path, mib, name_length);
     if (verb == "setuid") {
