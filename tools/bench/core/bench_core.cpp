@@ -20,6 +20,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/process_table.hpp"
+#include "core/user_namespace.hpp"
 
 using namespace arb;
 using SteadyClock = std::chrono::steady_clock;
@@ -143,6 +144,7 @@ int timeouts(const std::string& fault_bot, int requests, int limit_ms, int reply
 }  // namespace
 
 int main(int argc, char** argv) {
+    arb::enter_own_user_namespace();  // as the arbiter does under a non-root user, before any thread
     const std::vector<std::string> args(argv + 1, argv + argc);
     if ((args.size() == 3 || args.size() == 4) && args[0] == "overhead")
         return overhead(args[1], std::stoi(args[2]), args.size() == 4 ? args[3] : "");
