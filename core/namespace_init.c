@@ -61,6 +61,9 @@ static long start_program(char** argv, char** envp) {
 }
 
 __attribute__((noreturn, used)) void init_main(long* stack) {
+    /* Not dumpable: the bot's processes run as the same user, and could otherwise trace this
+     * init (PTRACE_ATTACH, /proc/1/mem) and forge the wait status it reports. */
+    call3(SYS_prctl, 4 /* PR_SET_DUMPABLE */, 0, 0);
     const long argc = stack[0];
     char** argv = (char**)(stack + 1);
     const long program = argc > 1 ? start_program(argv + 1, argv + argc + 1) : kFirstChild;

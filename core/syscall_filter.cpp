@@ -9,7 +9,8 @@
 // processes (its own PID namespace and user id), and sanitizers' leak checkers need it.
 //
 // Denied calls answer EPERM (a kill would turn an innocent probe, say a runtime checking for
-// io_uring, into a crash); clone3 answers ENOSYS, see below.
+// io_uring, into a crash); clone3, openat2 and the inotify calls answer ENOSYS, so that callers
+// fall back; locks answer 0 without running ("seat_channels" below).
 //
 // Foreign architectures are denied as a whole, not filtered: the program holds the native
 // architecture only, and libseccomp makes every other one (i386 `int 0x80` on x86_64, the x32
@@ -20,6 +21,7 @@
 #include "core/syscall_filter.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -54,6 +56,11 @@ enum class Match {
     socket_family,   // socket(AF_ALG) and socket(AF_VSOCK)
     enosys,          // clone3: ENOSYS instead of EPERM
     set_id_mode,     // a mode argument (`argument`) with the set-user-ID or set-group-ID bit
+    no_op,           // every call answers 0 without running (flock)
+    file_signal,     // fcntl's lock, lease and directory-notification commands
+    no_wait,         // preadv2/pwritev2 with RWF_NOWAIT (`argument`: the flags)
+    evict_advice,    // fadvise64 POSIX_FADV_DONTNEED, madvise MADV_COLD/MADV_PAGEOUT (`argument`: the advice)
+    shared_read_only,  // mmap of a file MAP_SHARED without PROT_WRITE
 };
 
 struct DeniedCall {
@@ -75,6 +82,29 @@ constexpr DeniedCall kDenied[] = {
     {"creat", "set_id_modes", Match::set_id_mode, 1},
     {"open", "set_id_modes", Match::set_id_mode, 2},
     {"openat", "set_id_modes", Match::set_id_mode, 3},
+    {"mknod", "set_id_modes", Match::set_id_mode, 1},
+    {"mknodat", "set_id_modes", Match::set_id_mode, 2},
+    // openat2 passes its mode in a struct the filter cannot read: ENOSYS, and callers use openat.
+    {"openat2", "set_id_modes", Match::enosys},
+    // Seats of one match see the same inodes (/usr, /etc, a program two seats share): whatever
+    // one seat can do to an inode that another can see is a channel between them, fast enough to
+    // pass a hidden hand. Locks of every kind and leases are answered without running (a lock
+    // always granted, nothing held: the answer is the same whatever the other seat does; a query
+    // of a lock is refused), watches are refused as absent, and so are the ways to see or empty
+    // another seat's page cache without reading (RWF_NOWAIT, cachestat, eviction advice). A
+    // futex on a file mapped MAP_SHARED is keyed by the inode: mapping a file shared takes write
+    // access, which no seat has to a shared file. What stays is timing (docs/core.md).
+    {"flock", "seat_channels", Match::no_op},
+    {"fcntl", "seat_channels", Match::file_signal},
+    {"inotify_init", "seat_channels", Match::enosys},
+    {"inotify_init1", "seat_channels", Match::enosys},
+    {"inotify_add_watch", "seat_channels", Match::enosys},
+    {"cachestat", "seat_channels", Match::enosys},
+    {"preadv2", "seat_channels", Match::no_wait, 5},
+    {"pwritev2", "seat_channels", Match::no_wait, 5},
+    {"fadvise64", "seat_channels", Match::evict_advice, 3},
+    {"madvise", "seat_channels", Match::evict_advice, 2},
+    {"mmap", "seat_channels", Match::shared_read_only},
     // New namespaces give their creator every capability inside (a user namespace) and open the
     // kernel code behind them (netfilter, mounts) to an unprivileged process.
     {"unshare", "namespaces"},
@@ -251,11 +281,42 @@ scmp_arg_cmp low_bits_equal(unsigned argument, std::uint32_t mask, std::uint32_t
     return scmp_arg_cmp{argument, SCMP_CMP_MASKED_EQ, mask, value};
 }
 
+// fcntl's commands that lock, lease or watch an inode, and what each answers.
+void add_file_signal_rules(const Context& context, const DeniedCall& call, int number) {
+    struct Command {
+        std::uint32_t command;
+        std::uint32_t action;
+    };
+    const Command commands[] = {
+        {F_SETLK, SCMP_ACT_ERRNO(0)},     {F_SETLKW, SCMP_ACT_ERRNO(0)},   {F_OFD_SETLK, SCMP_ACT_ERRNO(0)},
+        {F_OFD_SETLKW, SCMP_ACT_ERRNO(0)}, {F_GETLK, SCMP_ACT_ERRNO(EINVAL)}, {F_OFD_GETLK, SCMP_ACT_ERRNO(EINVAL)},
+        {F_SETLEASE, SCMP_ACT_ERRNO(EPERM)}, {F_GETLEASE, SCMP_ACT_ERRNO(EPERM)}, {F_NOTIFY, SCMP_ACT_ERRNO(EPERM)},
+    };
+    for (const Command& c : commands) add_rule(context, c.action, number, call.name, {low_bits_equal(1, 0xffffffffu, c.command)});
+}
+
 void add_rules(const Context& context, const DeniedCall& call, int number) {
     const std::uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
     switch (call.match) {
     case Match::always: add_rule(context, eperm, number, call.name, {}); break;
     case Match::enosys: add_rule(context, SCMP_ACT_ERRNO(ENOSYS), number, call.name, {}); break;
+    case Match::no_op: add_rule(context, SCMP_ACT_ERRNO(0), number, call.name, {}); break;
+    case Match::file_signal: add_file_signal_rules(context, call, number); break;
+    case Match::no_wait:
+        add_rule(context, SCMP_ACT_ERRNO(EOPNOTSUPP), number, call.name, {low_bits_equal(call.argument, RWF_NOWAIT, RWF_NOWAIT)});
+        break;
+    case Match::evict_advice:
+        // fadvise64's POSIX_FADV_DONTNEED; madvise's MADV_COLD and MADV_PAGEOUT.
+        for (const std::uint32_t advice : call.argument == 3 ? std::vector<std::uint32_t>{POSIX_FADV_DONTNEED}
+                                                              : std::vector<std::uint32_t>{MADV_COLD, MADV_PAGEOUT})
+            add_rule(context, SCMP_ACT_ERRNO(0), number, call.name, {low_bits_equal(call.argument, 0xffffffffu, advice)});
+        break;
+    case Match::shared_read_only:
+        // flags & MAP_TYPE is MAP_SHARED or MAP_SHARED_VALIDATE, and prot has no PROT_WRITE.
+        for (const std::uint32_t type : {std::uint32_t{MAP_SHARED}, std::uint32_t{MAP_SHARED_VALIDATE}})
+            add_rule(context, SCMP_ACT_ERRNO(EACCES), number, call.name,
+                     {low_bits_equal(3, MAP_TYPE, type), low_bits_equal(2, PROT_WRITE, 0)});
+        break;
     case Match::namespace_flag:
         // One rule per flag: libseccomp has no "masked value is not zero" comparison.
         for (const std::uint64_t flag : kNamespaceFlags)

@@ -18,7 +18,11 @@
 #include <signal.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -35,6 +39,7 @@
 
 #include "core/syscall_filter.hpp"
 #include "core/user_error.hpp"
+#include "tests/test_scratch.hpp"
 
 using namespace arb;
 
@@ -327,4 +332,77 @@ TEST_CASE("syscall filter: the memfd for bubblewrap holds the program sealed at 
     CHECK(::write(memfd.get(), "x", 1) < 0);  // sealed
     CHECK(filter.program().len == filter.instructions.size());
     CHECK(filter.program().filter == filter.instructions.data());
+}
+
+namespace {
+
+// A file of the suite's scratch folder, locked by the test process while the children probe it.
+std::string scratch_file(const char* name) {
+    const std::string path = (arb::testing::scratch_root() / name).string();
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        (void)!::write(fd, "shared\n", 7);
+        ::close(fd);
+    }
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("syscall filter: a lock, a watch, a shared read-only mapping or a cache probe on a shared file answers the same whatever other seats do") {
+    const SyscallFilter& filter = syscall_filter({});
+    const std::string path = scratch_file("seat-channel");
+    // Another seat holds the file locked.
+    const int holder = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(holder >= 0);
+    REQUIRE(::flock(holder, LOCK_EX) == 0);
+    auto try_lock = [&] {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        return outcome(::flock(fd, LOCK_EX | LOCK_NB));
+    };
+    CHECK(in_child(nullptr, try_lock) == EWOULDBLOCK);  // the lock is seen: one bit passed
+    CHECK(in_child(&filter, try_lock) == 0);            // answered without running
+    auto posix_lock = [&] {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        struct flock query {};
+        query.l_type = F_RDLCK;
+        return outcome(::fcntl(fd, F_GETLK, &query));
+    };
+    CHECK(in_child(nullptr, posix_lock) == 0);
+    CHECK(in_child(&filter, posix_lock) == EINVAL);
+    auto shared_read_only = [&] {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        void* map = ::mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fd, 0);
+        return map == MAP_FAILED ? errno : 0;
+    };
+    CHECK(in_child(nullptr, shared_read_only) == 0);
+    CHECK(in_child(&filter, shared_read_only) == EACCES);
+    auto watch = [] { return closing(::syscall(SYS_inotify_init1, IN_CLOEXEC)); };
+    CHECK(in_child(nullptr, watch) == 0);
+    CHECK(in_child(&filter, watch) == ENOSYS);
+    auto cached = [&] {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        char byte = 0;
+        iovec one{&byte, 1};
+        const long n = ::syscall(SYS_preadv2, fd, &one, 1, 0, 0, RWF_NOWAIT);
+        return n < 0 && errno == EAGAIN ? 0 : outcome(n);  // EAGAIN: not cached, which is an answer too
+    };
+    CHECK(in_child(nullptr, cached) == 0);
+    CHECK(in_child(&filter, cached) == EOPNOTSUPP);
+    auto set_id_node = [&] {
+        const std::string fifo = path + "-fifo";
+        ::unlink(fifo.c_str());
+        return outcome(::mknodat(AT_FDCWD, fifo.c_str(), S_IFIFO | S_ISUID | 0644, 0));
+    };
+    CHECK(in_child(nullptr, set_id_node) == 0);
+    CHECK(in_child(&filter, set_id_node) == EPERM);
+    auto open2 = [&] {
+        struct {
+            std::uint64_t flags, mode, resolve;
+        } how{O_RDONLY | O_CLOEXEC, 0, 0};
+        return closing(::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how));
+    };
+    CHECK(in_child(nullptr, open2) == 0);
+    CHECK(in_child(&filter, open2) == ENOSYS);
+    ::close(holder);
 }

@@ -9,8 +9,13 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -77,10 +82,57 @@ std::uint32_t answer_with(const SyscallFilter& filter, int number, unsigned inde
 
 int number_of(const std::string& name) { return seccomp_syscall_resolve_name(name.c_str()); }
 
+// The answer to a call with the given arguments (the others 0).
+std::uint32_t answer_args(const SyscallFilter& filter, int number, std::initializer_list<std::pair<unsigned, std::uint64_t>> args) {
+    seccomp_data data{};
+    data.nr = number;
+    data.arch = seccomp_arch_native();
+    for (const auto& [index, value] : args) data.args[index] = value;
+    return answer(filter.instructions, data);
+}
+
+constexpr std::uint32_t kNoOp = SECCOMP_RET_ERRNO | 0;
+
+// The calls through which seats of one match could signal each other on an inode they share.
+void check_seat_channel_rule(const SyscallFilter& filter, const std::string& name, int number) {
+    if (name == "flock") {
+        CHECK(answer_for(filter, number, 3, LOCK_EX) == kNoOp);
+    } else if (name == "fcntl") {
+        for (const std::uint64_t command : {F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW})
+            CHECK(answer_for(filter, number, 3, command) == kNoOp);
+        for (const std::uint64_t command : {F_GETLK, F_OFD_GETLK}) CHECK(answer_for(filter, number, 3, command) == (SECCOMP_RET_ERRNO | EINVAL));
+        for (const std::uint64_t command : {F_SETLEASE, F_GETLEASE, F_NOTIFY}) CHECK(answer_for(filter, number, 3, command) == kEperm);
+        for (const std::uint64_t command : {F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC, F_ADD_SEALS, F_SETPIPE_SZ})
+            CHECK(answer_for(filter, number, 3, command) == kAllow);
+    } else if (name == "preadv2" || name == "pwritev2") {
+        CHECK(answer_args(filter, number, {{5, 0}}) == kAllow);
+        CHECK(answer_args(filter, number, {{5, RWF_HIPRI}}) == kAllow);
+        CHECK(answer_args(filter, number, {{5, RWF_NOWAIT}}) == (SECCOMP_RET_ERRNO | EOPNOTSUPP));
+    } else if (name == "fadvise64") {
+        for (const std::uint64_t advice : {POSIX_FADV_NORMAL, POSIX_FADV_SEQUENTIAL, POSIX_FADV_WILLNEED})
+            CHECK(answer_args(filter, number, {{3, advice}}) == kAllow);
+        CHECK(answer_args(filter, number, {{3, POSIX_FADV_DONTNEED}}) == kNoOp);
+    } else if (name == "madvise") {
+        for (const std::uint64_t advice : {MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_HUGEPAGE})
+            CHECK(answer_args(filter, number, {{2, advice}}) == kAllow);
+        for (const std::uint64_t advice : {MADV_COLD, MADV_PAGEOUT}) CHECK(answer_args(filter, number, {{2, advice}}) == kNoOp);
+    } else if (name == "mmap") {
+        CHECK(answer_args(filter, number, {{2, PROT_READ}, {3, MAP_PRIVATE}}) == kAllow);
+        CHECK(answer_args(filter, number, {{2, PROT_READ | PROT_WRITE}, {3, MAP_SHARED}}) == kAllow);
+        CHECK(answer_args(filter, number, {{2, PROT_READ}, {3, MAP_PRIVATE | MAP_ANONYMOUS}}) == kAllow);
+        for (const std::uint64_t type : {MAP_SHARED, MAP_SHARED_VALIDATE, MAP_SHARED | MAP_POPULATE})
+            CHECK(answer_args(filter, number, {{2, PROT_READ}, {3, type}}) == (SECCOMP_RET_ERRNO | EACCES));
+    } else {  // inotify, cachestat: absent
+        CHECK(answer_for(filter, number) == (SECCOMP_RET_ERRNO | ENOSYS));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("syscall filter program: every listed call is denied and the conditional ones for their arguments only") {
     const SyscallFilter& filter = syscall_filter({});
+    const std::vector<std::string> seat_channels = syscall_group_members("seat_channels");
+    REQUIRE(seat_channels.size() == 11);
     int checked = 0;
     for (const auto& name : denied_syscall_names()) {
         const int number = number_of(name);
@@ -93,8 +145,10 @@ TEST_CASE("syscall filter program: every listed call is denied and the condition
             for (const std::uint64_t flag : {CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWUSER,
                                              CLONE_NEWPID, CLONE_NEWNET})
                 CHECK(answer_for(filter, number, flag | SIGCHLD) == kEperm);
-        } else if (name == "clone3") {
+        } else if (name == "clone3" || name == "openat2") {
             CHECK(answer_for(filter, number) == (SECCOMP_RET_ERRNO | ENOSYS));
+        } else if (std::find(seat_channels.begin(), seat_channels.end(), name) != seat_channels.end()) {
+            check_seat_channel_rule(filter, name, number);
         } else if (name == "personality") {
             for (const std::uint64_t usual : {0x0UL, 0x8UL, 0x20000UL, 0x20008UL, 0xffffffffUL})
                 CHECK(answer_for(filter, number, usual) == kAllow);
@@ -103,11 +157,12 @@ TEST_CASE("syscall filter program: every listed call is denied and the condition
             for (const std::uint64_t other : {0xfffffffeUL, 0x7fffffffUL, 0x80000008UL, 0x1UL << 32 | 0x40000UL})
                 CHECK(answer_for(filter, number, other) == kEperm);
         } else if (name == "chmod" || name == "fchmod" || name == "fchmodat" || name == "fchmodat2" ||
-                   name == "creat" || name == "open" || name == "openat") {
+                   name == "creat" || name == "open" || name == "openat" || name == "mknod" || name == "mknodat") {
             // The mode's argument: set-user-ID and set-group-ID bits refused, every other mode allowed.
-            const unsigned mode = name == "chmod" || name == "fchmod" || name == "creat" ? 1 : name == "open" ? 2
-                                  : name == "openat"                                    ? 3
-                                                                                        : 2;
+            const unsigned mode = name == "chmod" || name == "fchmod" || name == "creat" || name == "mknod" ? 1
+                                  : name == "open"                                                          ? 2
+                                  : name == "openat"                                                        ? 3
+                                                                                                            : 2;
             for (const std::uint64_t plain : {0UL, 0644UL, 0755UL, 01777UL, 0777UL})
                 CHECK(answer_with(filter, number, mode, plain) == kAllow);
             for (const std::uint64_t set_id : {04755UL, 02755UL, 06755UL, 04000UL})

@@ -24,9 +24,21 @@
 //   exit-after MS       answers "exiting", then exits MS milliseconds later
 //   hold N              forks N children that sleep until the match ends: "held K" (how many started)
 //   threads N           starts N threads at once, then ends them: "threads K" (how many started)
+//   lock PATH           locks PATH (flock, held until it ends): "locked" or "cannot lock: <why>"
+//   probe-lock PATH     whether another process holds PATH locked: "held", "free" or "cannot probe: <why>"
+//   watch PATH          watches PATH for opens and reads (inotify): "watching" or "cannot watch: <why>"
+//   events              what the watch saw so far: "N events"
+//   touch PATH          opens PATH and reads a byte: "touched" or "cannot touch: <why>"
+//   map-shared PATH     maps PATH shared and read-only: "mapped" or "cannot map: <why>"
+//   trace-init          PTRACE_ATTACH to process 1 and /proc/1/mem opened for writing: "ATTACH MEM"
+//                       as "ok"/errno names (only run in its own PID namespace: there 1 is its init)
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -204,6 +216,69 @@ std::string start_threads(int n) {
     return "threads " + std::to_string(started.size());
 }
 
+std::vector<int> held_files;  // locks and watches live as long as the bot
+int watch_fd = -1;
+
+std::string lock_path(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::flock(fd, LOCK_EX) != 0) return "cannot lock: " + why();
+    held_files.push_back(fd);
+    return "locked";
+}
+
+std::string probe_lock(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return "cannot probe: " + why();
+    const int rc = ::flock(fd, LOCK_EX | LOCK_NB);
+    const int error = errno;
+    ::close(fd);
+    if (rc == 0) return "free";
+    return error == EWOULDBLOCK ? "held" : std::string("cannot probe: ") + std::strerror(error);
+}
+
+std::string watch_path(const std::string& path) {
+    watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (watch_fd < 0 || ::inotify_add_watch(watch_fd, path.c_str(), IN_OPEN | IN_ACCESS) < 0) return "cannot watch: " + why();
+    return "watching";
+}
+
+std::string watched_events() {
+    int events = 0;
+    alignas(inotify_event) char buffer[4096];
+    for (ssize_t n; watch_fd >= 0 && (n = ::read(watch_fd, buffer, sizeof buffer)) > 0;)
+        for (ssize_t at = 0; at < n; at += static_cast<ssize_t>(sizeof(inotify_event) + reinterpret_cast<inotify_event*>(buffer + at)->len))
+            ++events;
+    return std::to_string(events) + " events";
+}
+
+std::string touch(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    char byte = 0;
+    if (fd < 0 || ::read(fd, &byte, 1) != 1) return "cannot touch: " + why();
+    ::close(fd);
+    return "touched";
+}
+
+std::string map_shared(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return "cannot map: " + why();
+    void* map = ::mmap(nullptr, 4096, PROT_READ, MAP_SHARED, fd, 0);
+    const std::string answer = map == MAP_FAILED ? "cannot map: " + why() : "mapped";
+    ::close(fd);
+    return answer;
+}
+
+std::string errno_text(long rc) { return rc < 0 ? std::string(::strerrorname_np(errno)) : "ok"; }
+
+std::string trace_init() {
+    const std::string attach = errno_text(::ptrace(PTRACE_ATTACH, 1, nullptr, nullptr));
+    if (attach == "ok") ::ptrace(PTRACE_DETACH, 1, nullptr, nullptr);
+    const int mem = ::open("/proc/1/mem", O_RDWR | O_CLOEXEC);
+    const std::string opened = errno_text(mem);
+    if (mem >= 0) ::close(mem);
+    return attach + " " + opened;
+}
+
 std::string attack(const std::string& line) {
     std::istringstream in(line);
     std::string verb, path;
@@ -241,6 +316,13 @@ std::string attack(const std::string& line) {
     }
     if (verb == "files" && (in >> mib)) return many_files(path, mib);
     if (verb == "hold") return hold_children(std::atoi(path.c_str()));
+    if (verb == "lock") return lock_path(path);
+    if (verb == "probe-lock") return probe_lock(path);
+    if (verb == "watch") return watch_path(path);
+    if (verb == "events") return watched_events();
+    if (verb == "touch") return touch(path);
+    if (verb == "map-shared") return map_shared(path);
+    if (verb == "trace-init") return trace_init();
     if (verb == "threads") return start_threads(std::atoi(path.c_str()));
     int name_length = 0;
     if (verb == "nest" && (in >> mib >> name_length)) return nest(path, mib, name_length);
