@@ -28,6 +28,7 @@
 #include <boost/process/v2/posix/vfork_launcher.hpp>
 #include <boost/process/v2/process.hpp>
 #include "core/namespace_sandbox.hpp"
+#include "core/output_modes.hpp"
 #include "core/user_error.hpp"
 
 extern char** environ;
@@ -149,6 +150,7 @@ struct ChildSetup {
     int status_report = -1;  // moved to descriptor 3 (namespace_init.c) for an init that reports
     const std::vector<int>* inherited_fds = nullptr;  // left open across exec
     int limit_count = 0;
+    mode_t umask_for_bot = 022;
 
     template <typename Launcher>
     bp2::error_code on_setup(Launcher& launcher, const bp2::filesystem::path&, const char* const*&) {
@@ -164,11 +166,15 @@ struct ChildSetup {
 
     // 0, or the errno of the step that failed.
     int run() {
+        // The user's umask (the arbiter's own is 077): the view's folders, and what the bot writes.
+        ::umask(umask_for_bot);
         // Join the cgroups first, so the limits and counters cover everything the bot does.
         // "0" is the writing task itself; see BotCgroup::join_files for why it is cheap.
         for (int fd : *cgroup_fds) {
             if (::write(fd, "0", 1) != 1) return errno;
         }
+        // Its cgroups are the root of its cgroup namespace: /proc/self/cgroup names no arbiter.
+        if (view != nullptr && ::unshare(CLONE_NEWCGROUP) != 0) return errno;
         if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) return errno;
         int proc_self_stat = -1;
         if (view != nullptr) {
@@ -333,6 +339,7 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     const std::string dir = request.dir.string();
     ChildSetup setup;
     setup.parent_pid = ::getpid();
+    setup.umask_for_bot = bot_umask();
     setup.stdin_fd = in.read_end.get();
     setup.stdout_fd = out.write_end.get();
     setup.stderr_fd = err.write_end.get();

@@ -86,7 +86,9 @@ int set_tree_attributes(int fd, const char* path, unsigned flags, std::uint64_t 
 
 int clone_tree(const ViewMount& m) {
     const unsigned recursive = m.is_file || m.writable ? 0 : AT_RECURSIVE;
-    const int fd = static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, m.source.c_str(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | recursive));
+    const int fd = m.source_fd >= 0
+                       ? static_cast<int>(::syscall(SYS_open_tree, m.source_fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | recursive))
+                       : static_cast<int>(::syscall(SYS_open_tree, AT_FDCWD, m.source.c_str(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | recursive));
     if (fd < 0) return -1;
     mount_attr attr{};
     attr.attr_set = MOUNT_ATTR_NOSUID | (m.device ? 0 : MOUNT_ATTR_NODEV) | (m.writable ? 0 : MOUNT_ATTR_RDONLY);
@@ -216,7 +218,11 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     const BaseView& base = base_view(true);
     for (const auto& dir : base.read_only_dirs) show(dir, dir, false, -1);
     for (const auto& [target, link] : base.symlinks) view.symlinks.emplace_back(target, root + link);
-    if (!base.etc_copy.empty()) show(base.etc_copy, "/etc", false, -1);
+    if (base.etc_copy >= 0) {
+        show("/etc", "/etc", false, -1);
+        view.mounts.back().source_fd = base.etc_copy;
+        view.mounts.back().source = "the /etc copy";
+    }
     else
         for (const auto& entry : base.etc_entries) show(fs::path("/etc") / entry, fs::path("/etc") / entry, false, -1);
     for (const auto& p : paths.read_only) show(p, p, false, -1);
@@ -263,8 +269,9 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
 
 int namespace_init_program() { return init_program(); }
 
-// The mount namespace is the empty one's copy (enter_namespace_view).
-int namespace_clone_flags() { return CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP; }
+// The mount namespace is the empty one's copy (enter_namespace_view); the cgroup namespace is
+// made once the child is in its seat's cgroups (bot_spawn.cpp), so that they are its root.
+int namespace_clone_flags() { return CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS; }
 
 namespace {
 

@@ -24,6 +24,7 @@ namespace arb {
 // One tree of the host shown in the view, at the same path.
 struct ViewMount {
     std::string source;    // host path, cloned before the new root covers anything
+    int source_fd = -1;    // else a mount's descriptor (the /etc copy), cloned whole
     std::string target;    // where it goes in the staged root (root + path)
     bool writable = false;
     bool is_file = false;  // its mount point is an empty file

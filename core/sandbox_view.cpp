@@ -1,11 +1,11 @@
 #include "core/sandbox_view.hpp"
 
 #include <fcntl.h>
+#include <linux/mount.h>
+#include <sys/syscall.h>
 #include <sched.h>
 #include <signal.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,83 +56,37 @@ const std::vector<std::string>& etc_allowlist() {
 
 namespace {
 
-bool on_tmpfs(const char* path) {
-    struct statfs fs_info {};
-    return ::statfs(path, &fs_info) == 0 && fs_info.f_type == TMPFS_MAGIC;
+int fsconfig_string(int fs, const char* key, const char* value) {
+    return static_cast<int>(::syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value, 0));
 }
 
-// A folder only root may change: made here, or found as a real folder of root's, writable by
-// no one else (in /dev/shm, which everyone may write, a local user could have made it first).
-bool root_only_folder(const fs::path& folder) {
-    ::mkdir(folder.c_str(), 0755);
-    struct stat st {};
-    return ::lstat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && (st.st_mode & 022) == 0;
-}
-
-// Where the copies live: in memory when the machine has a tmpfs for it. On a disk file system
-// each copy's thousand-odd links (alternatives, certificates) are new inodes, and a disk that
-// has just freed the last run's must search past them: a quarter of a second per run, measured.
-fs::path run_folder() {
-    static const fs::path folder = [] {
-        if (!on_tmpfs("/run") && on_tmpfs("/dev/shm") && root_only_folder("/dev/shm/arbiter"))
-            return fs::path("/dev/shm/arbiter");
-        return fs::path("/run/arbiter");
-    }();
-    return folder;
-}
-
-void remove_etc_copy_at_exit();
-std::string etc_copy_path;
-extern pid_t etc_copy_owner;
-
-// Copies of arbiters that are gone (killed before their exit handler ran).
-void sweep_dead_copies() {
+// A copy of the allowlisted /etc in a tmpfs of its own that is never attached anywhere: bound whole
+// into every view (one mount per bot instead of one per entry), it names no host path and no
+// arbiter in a bot's mountinfo, and it goes with the arbiter (nothing to remove, nothing left by
+// one that was killed). -1 where the arbiter can make no mount (neither root nor in a user
+// namespace of its own).
+int make_etc_copy() {
+    if (!host_root() && !in_own_user_namespace()) return -1;
+    const UniqueFd fs(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
+    if (!fs.valid() || fsconfig_string(fs.get(), "size", "64m") != 0 || fsconfig_string(fs.get(), "mode", "0755") != 0 ||
+        ::syscall(SYS_fsconfig, fs.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0)
+        return -1;
+    UniqueFd copy(static_cast<int>(::syscall(SYS_fsmount, fs.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)));
+    if (!copy.valid()) return -1;
+    // Readable by every seat user, whatever the umask of the arbiter (077) or its user.
+    struct ReadableByAll {
+        mode_t arbiter = ::umask(022);
+        ~ReadableByAll() { ::umask(arbiter); }
+    } readable;
+    const fs::path root = "/proc/self/fd/" + std::to_string(copy.get());
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(run_folder(), ec)) {
-        const std::string name = entry.path().filename().string();
-        const long owner = std::strtol(name.c_str(), nullptr, 10);
-        if (owner <= 0 || owner == ::getpid() || name.find("-etc") == std::string::npos) continue;
-        if (::kill(static_cast<pid_t>(owner), 0) != 0 && errno == ESRCH) fs::remove_all(entry.path(), ec);
-    }
-}
-
-// A root-owned copy of the allowlisted /etc: bound whole, one mount per bot instead of one per entry.
-std::string make_etc_copy() {
-    if (!host_root()) return "";
-    std::error_code ec;
-    const fs::path folder = run_folder();
-    fs::create_directories(folder, ec);
-    if (ec) return "";
-    fs::permissions(folder, fs::perms(0755), ec);
-    sweep_dead_copies();
-    const fs::path copy = folder / (std::to_string(::getpid()) + "-etc");
-    fs::remove_all(copy, ec);
-    if (!fs::create_directory(copy, ec)) return "";
-    fs::permissions(copy, fs::perms(0755), ec);
     for (const auto& name : etc_allowlist()) {
-        const fs::path from = fs::path("/etc") / name, to = copy / name;
-        if (to.parent_path() != copy) {
-            fs::create_directories(to.parent_path(), ec);
-            fs::permissions(to.parent_path(), fs::perms(0755), ec);
-        }
+        const fs::path from = fs::path("/etc") / name, to = root / name;
+        if (to.parent_path() != root) fs::create_directories(to.parent_path(), ec);
         fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-        if (ec) {
-            fs::remove_all(copy, ec);
-            return "";
-        }
+        if (ec) return -1;
     }
-    etc_copy_path = copy.string();
-    etc_copy_owner = ::getpid();
-    std::atexit(remove_etc_copy_at_exit);
-    return etc_copy_path;
-}
-
-pid_t etc_copy_owner = 0;
-
-void remove_etc_copy_at_exit() {
-    std::error_code ec;
-    // Not from a forked copy of the arbiter that exits: the copy is its parent's.
-    if (!etc_copy_path.empty() && ::getpid() == etc_copy_owner) fs::remove_all(etc_copy_path, ec);
+    return copy.release();  // kept for the run
 }
 
 BaseView probe_base_view() {

@@ -50,12 +50,12 @@ struct BaseView {
     std::vector<std::string> read_only_dirs;        // bound at the same path (/usr; /lib on unmerged systems)
     std::vector<std::pair<std::string, std::string>> symlinks;  // {target, link}: /bin -> usr/bin, ...
     std::vector<std::string> etc_entries;           // the /etc allowlist present on this machine
-    std::string etc_copy;  // a root-owned copy of the allowlisted /etc, bound whole ("" = none made)
+    // A copy of the allowlisted /etc in a detached tmpfs (a mount's descriptor), bound whole;
+    // -1 = none made (bubblewrap binds each entry).
+    int etc_copy = -1;
 };
-// Probed once per process. The /etc copy is made (under /run/arbiter, or /dev/shm/arbiter where
-// /run is not in memory) only when `make_etc_copy`
-// is first asked by a root arbiter; it is removed at exit, and copies of arbiters that died are
-// removed by the next one.
+// Probed once per process. The /etc copy is made when `make_etc_copy` is first asked by an
+// arbiter that can make mounts (root, or in a user namespace of its own).
 const BaseView& base_view(bool make_etc_copy);
 
 // The /etc entries a bot may read: what programs and their libraries read at start-up (the loader,

@@ -17,6 +17,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "core/did_you_mean.hpp"
+#include "core/output_modes.hpp"
 #include "core/user_error.hpp"
 #include "rating/sqlite_db.hpp"
 
@@ -64,7 +65,7 @@ bool explain_unknown_command(const CLI::App& app) {
 
 // -v/-q mean the same after a command as before it (`arbiter tournament -q ...`). A command that
 // already has one of these names for itself keeps it.
-void add_log_flags(CLI::App* command, bool& verbose, bool& quiet) {
+void add_log_flags(CLI::App* command, bool& verbose, bool& quiet, bool& shared_outputs) {
     for (CLI::App* sub : command->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); })) {
         const auto free = [sub](const char* name) { return sub->get_option_no_throw(name) == nullptr; };
         std::string v = std::string(free("-v") ? "-v," : "") + (free("--verbose") ? "--verbose" : "");
@@ -73,7 +74,8 @@ void add_log_flags(CLI::App* command, bool& verbose, bool& quiet) {
         if (!q.empty() && q.back() == ',') q.pop_back();
         if (!v.empty()) sub->add_flag(v, verbose, "Log more (debug level)")->group("");
         if (!q.empty()) sub->add_flag(q, quiet, "Log only errors")->group("");
-        add_log_flags(sub, verbose, quiet);
+        if (free("--shared-outputs")) sub->add_flag("--shared-outputs", shared_outputs, "Outputs with your umask")->group("");
+        add_log_flags(sub, verbose, quiet, shared_outputs);
     }
 }
 
@@ -162,14 +164,18 @@ int arb::cli::run_command_line(int argc, char** argv) {
                  "reproducible matches, time and memory limits, tournaments, ladders and ratings."};
     app.formatter(std::make_shared<HelpFormatter>());  // before the commands: they copy it
     app.require_subcommand(1);
-    bool verbose = false, quiet = false;
+    bool verbose = false, quiet = false, shared_outputs = false;
     app.add_flag("-v,--verbose", verbose, "Log more (debug level); also after the command");
     app.add_flag("-q,--quiet", quiet, "Log only errors; also after the command");
+    app.add_flag("--shared-outputs", shared_outputs,
+                 "Create databases, match folders, records, transcripts and logs with your umask (default: "
+                 "readable by you alone, 0700/0600)");
     app.set_version_flag("--version", arb::cli::version_text(), "Print the version and exit");
     app.footer("Example:\n  arbiter play planowanie --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --seed 3\n"
                "Run arbiter COMMAND --help for the options of a command.");
     app.parse_complete_callback([&] {
         spdlog::set_level(verbose ? spdlog::level::debug : quiet ? spdlog::level::err : spdlog::level::info);
+        if (shared_outputs) arb::share_outputs();
     });
     arb::cli::add_game_commands(app);
     arb::cli::add_rating_commands(app);
@@ -178,7 +184,7 @@ int arb::cli::run_command_line(int argc, char** argv) {
     arb::cli::add_match_commands(app);
     arb::cli::add_head_to_head_command(app);
     arb::cli::add_view_command(app);
-    add_log_flags(&app, verbose, quiet);
+    add_log_flags(&app, verbose, quiet, shared_outputs);
 
     const std::vector<std::string> words = joined_sprt_words(argc, argv);
     std::vector<const char*> word_pointers;

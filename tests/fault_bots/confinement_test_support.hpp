@@ -9,8 +9,7 @@
 
 namespace arb::testing {
 
-inline TableOptions with_sandbox(SandboxMode mode) {
-    TableOptions options;
+inline TableOptions with_sandbox(SandboxMode mode, TableOptions options = {}) {
     options.limits.sandbox = mode;
     options.term_grace = Millis{100};
     options.quit_grace = Millis{100};
@@ -37,5 +36,35 @@ inline std::vector<SandboxMode> confined_modes(const std::filesystem::path& prog
     }
     return modes;
 }
+
+// Seats named `names`, each running `command` (a bot spec's cmd=) in the folder `dir` (none
+// when empty), `limit` per request.
+inline std::vector<SeatLaunch> seats_running(const std::string& command, const std::vector<std::string>& names,
+                                            Millis limit, const std::filesystem::path& dir = {}) {
+    std::vector<SeatLaunch> seats;
+    for (const std::string& name : names) {
+        SeatLaunch seat;
+        seat.info = SeatInfo{static_cast<int>(seats.size()), name, name};
+        seat.bot = parse_bot_spec("name=" + quote_word(name) + " cmd=" + quote_word(command));
+        seat.bot.dir = dir;
+        seat.time = per_request(limit);
+        seats.push_back(std::move(seat));
+    }
+    return seats;
+}
+
+// Seats whose requests are lines answered by one line, in a table under `options`.
+struct OneLineSeats {
+    OneLineSeats(std::vector<SeatLaunch> seats, TableOptions options)
+        : table(ProcessTable::launch(std::move(seats), std::move(options))) {}
+    ~OneLineSeats() { table->close(); }
+    OneLineSeats(const OneLineSeats&) = delete;
+    OneLineSeats& operator=(const OneLineSeats&) = delete;
+    std::string ask(int seat, const std::string& line) {
+        const Reply reply = table->ask(seat, line + "\n", one_line_framer());
+        return reply.ok() ? reply.first_line() : "failed: " + std::string(to_string(reply.status));
+    }
+    std::unique_ptr<ProcessTable> table;
+};
 
 }  // namespace arb::testing

@@ -30,6 +30,7 @@
 //   events              what the watch saw so far: "N events"
 //   touch PATH          opens PATH and reads a byte: "touched" or "cannot touch: <why>"
 //   map-shared PATH     maps PATH shared and read-only: "mapped" or "cannot map: <why>"
+//   cat PATH            PATH's text on one line, its line ends as '|': "text ..." or "cannot read: <why>"
 //   trace-init          PTRACE_ATTACH to process 1 and /proc/1/mem opened for writing: "ATTACH MEM"
 //                       as "ok"/errno names (only run in its own PID namespace: there 1 is its init)
 #include <fcntl.h>
@@ -51,6 +52,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -323,6 +325,14 @@ std::string attack(const std::string& line) {
     if (verb == "touch") return touch(path);
     if (verb == "map-shared") return map_shared(path);
     if (verb == "trace-init") return trace_init();
+    if (verb == "cat") {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) return "cannot read: " + why();
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (char& c : text)
+            if (c == '\n') c = '|';
+        return "text " + text;
+    }
     if (verb == "threads") return start_threads(std::atoi(path.c_str()));
     int name_length = 0;
     if (verb == "nest" && (in >> mib >> name_length)) return nest(path, mib, name_length);

@@ -19,23 +19,10 @@ namespace fs = std::filesystem;
 namespace {
 
 // One match of the host attack bot, its command `program args...`, in its folder `dir`.
-struct Match {
-    Match(SandboxMode mode, const fs::path& dir, const std::string& command, TableOptions options = {}) {
-        options.limits.sandbox = mode;
-        options.quit_grace = Millis{100};
-        options.term_grace = Millis{100};
-        SeatLaunch seat;
-        seat.info = SeatInfo{0, "planter", "planter"};
-        seat.bot = parse_bot_spec("name=planter cmd=" + quote_word(command) + " dir=" + quote_word(dir.string()));
-        seat.time = per_request(20s);
-        table = launch_one(seat, options);
-    }
-    ~Match() { table->close(); }
-    std::string operator()(const std::string& line) {
-        const Reply reply = table->ask(0, line + "\n", one_line_framer());
-        return reply.ok() ? reply.first_line() : "failed: " + std::string(to_string(reply.status));
-    }
-    std::unique_ptr<ProcessTable> table;
+struct Match : OneLineSeats {
+    Match(SandboxMode mode, const fs::path& dir, const std::string& command, TableOptions options = {})
+        : OneLineSeats(seats_running(command, {"planter"}, 20s, dir), with_sandbox(mode, std::move(options))) {}
+    std::string operator()(const std::string& line) { return ask(0, line); }
 };
 
 bool starts(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }

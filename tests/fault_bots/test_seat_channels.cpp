@@ -12,23 +12,10 @@ using namespace arb::testing;
 
 namespace {
 
-struct TwoSeats {
-    explicit TwoSeats(SandboxMode mode) {
-        std::vector<SeatLaunch> seats(2);
-        for (int s = 0; s < 2; ++s) {
-            const std::string name = s == 0 ? "sender" : "receiver";
-            seats[s].info = SeatInfo{s, name, name};
-            seats[s].bot = parse_bot_spec("name=" + name + " cmd=" + quote_word(HOST_ATTACK_BOT_PATH));
-            seats[s].time = per_request(10s);
-        }
-        table = ProcessTable::launch(std::move(seats), with_sandbox(mode));
-    }
-    ~TwoSeats() { table->close(); }
-    std::string ask(int seat, const std::string& line) {
-        const Reply reply = table->ask(seat, line + "\n", one_line_framer());
-        return reply.ok() ? reply.first_line() : "failed: " + std::string(to_string(reply.status));
-    }
-    std::unique_ptr<ProcessTable> table;
+// A sender and a receiver, both running the host attack bot.
+struct TwoSeats : OneLineSeats {
+    explicit TwoSeats(SandboxMode mode)
+        : OneLineSeats(seats_running(HOST_ATTACK_BOT_PATH, {"sender", "receiver"}, 10s), with_sandbox(mode)) {}
 };
 
 bool starts(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
@@ -64,4 +51,25 @@ TEST_CASE("a confined bot cannot trace its namespace's init nor write its memory
         TwoSeats seats(mode);
         CHECK(seats.ask(0, "trace-init") == "EPERM EACCES");
     }
+}
+
+TEST_CASE("a confined bot's cgroup and mount table name neither the arbiter nor its files") {
+    const std::string pid = std::to_string(::getpid());
+    for (const SandboxMode mode : confined_modes(HOST_ATTACK_BOT_PATH)) {
+        INFO("sandbox " << to_string(mode));
+        TwoSeats seats(mode);
+        const std::string cgroup = seats.ask(0, "cat /proc/self/cgroup");
+        const std::string mounts = seats.ask(0, "cat /proc/self/mountinfo");
+        INFO(cgroup);
+        INFO(mounts);
+        REQUIRE(starts(cgroup, "text "));
+        REQUIRE(starts(mounts, "text "));
+        // The seat's cgroup is named arbiter-<pid>-<n>-<label> on the host; here it is "/".
+        CHECK(cgroup.find("arbiter") == std::string::npos);
+        CHECK(mounts.find("arbiter") == std::string::npos);
+        CHECK(mounts.find("/" + pid + "-") == std::string::npos);
+    }
+    TwoSeats open(SandboxMode::none);
+    if (open.table->limit_mechanism().rfind("cgroup", 0) == 0)  // without the sandbox the name shows
+        CHECK(open.ask(0, "cat /proc/self/cgroup").find("arbiter-" + pid + "-") != std::string::npos);
 }

@@ -14,21 +14,12 @@ namespace {
 
 // Seat 0 holds `held` children, then seat 1 starts 8 threads: how many it could start.
 std::string threads_beside_a_holder(SandboxMode mode, int max_processes, int held) {
-    std::vector<SeatLaunch> seats(2);
-    for (int s = 0; s < 2; ++s) {
-        const std::string name = s == 0 ? "holder" : "starter";
-        seats[s].info = SeatInfo{s, name, name};
-        seats[s].bot = parse_bot_spec("name=" + name + " cmd=" + quote_word(HOST_ATTACK_BOT_PATH));
-        seats[s].time = per_request(20s);
-    }
     TableOptions options = with_sandbox(mode);
     options.limits.max_processes = max_processes;
-    auto table = ProcessTable::launch(std::move(seats), options);
-    const Reply holding = table->ask(0, "hold " + std::to_string(held) + "\n", one_line_framer());
-    const Reply starting = table->ask(1, "threads 8\n", one_line_framer());
-    table->close();
-    INFO("the holder answered " << (holding.ok() ? holding.first_line() : "nothing"));
-    return starting.ok() ? starting.first_line() : "failed: " + std::string(to_string(starting.status));
+    OneLineSeats seats(seats_running(HOST_ATTACK_BOT_PATH, {"holder", "starter"}, 20s), options);
+    const std::string holding = seats.ask(0, "hold " + std::to_string(held));
+    INFO("the holder answered " << holding);
+    return seats.ask(1, "threads 8");
 }
 
 }  // namespace
