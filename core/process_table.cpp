@@ -4,18 +4,36 @@
 // per job, listed in core/process_table_internal.hpp.
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include <spdlog/spdlog.h>
 
 #include "core/process_table_internal.hpp"
 #include "core/user_error.hpp"
+#include "core/user_namespace.hpp"
 
 namespace arb {
+namespace {
+
+// Once per run, what a non-root arbiter's sandbox cannot have that a root one has.
+void say_what_a_user_sandbox_lacks(const std::string& limits) {
+    static std::once_flag said;
+    std::call_once(said, [&] {
+        const bool cgroups = limits.rfind("cgroup", 0) == 0;
+        spdlog::warn("not root: bots run in the arbiter's own user namespace; each seat is a user of its own there, "
+                     "not on the host, so a bot reads in its view what your user may read{}",
+                     cgroups ? "" : "; no cgroup of your own to write: memory bounded by RLIMIT_AS, --freeze by SIGSTOP");
+    });
+}
+
+}  // namespace
+
 namespace process_table_detail {
 
 ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options)
     : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)),
       sandbox_plan_(plan_sandbox(options_.limits.sandbox)), shared_port_(ctx_, *this, launches) {
+    if (sandbox_plan_.namespaces && !host_root()) say_what_a_user_sandbox_lacks(limits_plan_.mechanism);
     for (auto& launch : launches) {
         auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch)));
         const ChannelSeat channel{*this, size() - 1, ctx_, seat.launch, options_.limits.max_line_bytes, chunk_, shared_port_,
