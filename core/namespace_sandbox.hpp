@@ -1,5 +1,6 @@
 #pragma once
-// The arbiter's own confinement of a bot (`--sandbox namespaces`, root only): the same view as
+// The arbiter's own confinement of a bot (`--sandbox namespaces`; root, or a non-root arbiter in a
+// user namespace of its own, core/user_namespace.hpp): the same view as
 // the bubblewrap sandbox, built in the bot's child between clone and exec instead of by a bwrap
 // process per bot. The child is cloned into new PID, mount, IPC, UTS and cgroup namespaces, so
 // the bot's program runs under the namespace's init (its exit, or its kill, ends every process

@@ -56,7 +56,8 @@ std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedComm
 // A network namespace of its own for one TCP or HTTP seat, with only its loopback up: the bot
 // joins it before bwrap runs (SpawnRequest::netns), and the arbiter creates that seat's sockets
 // in it, so the bot reaches the arbiter and nothing else (not another seat's port, not the
-// machine's). Invalid when the arbiter may not make one (it needs CAP_SYS_ADMIN: root).
+// machine's). Invalid when the arbiter may not make one (it needs CAP_SYS_ADMIN: root, or in its
+// own user namespace).
 UniqueFd loopback_network_namespace();
 
 // An IPv4 TCP socket of the network namespace `netns` (a socket belongs to the namespace it was

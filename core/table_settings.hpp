@@ -23,7 +23,7 @@ enum class ChannelKind {
 // How bots are confined (core/sandbox.hpp).
 enum class SandboxMode {
     automatic,   // namespaces, else bwrap, whichever works first here, else none with a notice
-    namespaces,  // the arbiter's own namespaces (core/namespace_sandbox.hpp, root) or a UserError
+    namespaces,  // the arbiter's own namespaces (core/namespace_sandbox.hpp; root, or in its own user namespace) or a UserError
     bwrap,       // bwrap or a UserError
     none,       // process group, parent-death signal, limits only
 };
