@@ -142,7 +142,6 @@ ExposedPaths ProcessTableImpl::exposure(int s, const SpawnRequest& request) cons
     wanted.argv = request.argv;
     wanted.dir = request.dir;
     wanted.extra_read_only = seat.launch.bot.read_only;
-    wanted.other_bot_folders = options_.bot_folders;
     for (const auto& other : seats_)
         if (other.get() != &seat && !other->launch.bot.dir.empty()) wanted.other_bot_folders.push_back(other->launch.bot.dir);
     wanted.private_paths = options_.private_paths;

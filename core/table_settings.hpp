@@ -57,12 +57,9 @@ struct TableOptions {
     std::string quit_text;                    // written to each live seat by close(), if not empty
     Millis quit_grace{300};                   // wait for exit after quit_text
     Millis term_grace{300};                   // wait after SIGTERM before SIGKILL
-    // Never shown to a confined bot, nor a folder holding one (the transcript's folder and the
-    // log folder are added by the table): databases, the tournament's match folders.
+    // Never shown to a confined bot, nor a folder holding one (the transcript and the log folder
+    // are added by the table): the match's record and replay.
     std::vector<std::filesystem::path> private_paths;
-    // Folders of every bot the run starts, besides this table's seats': no path of a bot may
-    // enter one (a link another bot left there could lead anywhere by the next match).
-    std::vector<std::filesystem::path> bot_folders;
 };
 
 }  // namespace arb

@@ -15,15 +15,15 @@ bool entered = false;
 std::string failure;  // why it could not enter one
 bool started_as_root = ::geteuid() == 0;  // before main: the ids as the arbiter was started
 
-bool write_file(const char* path, const std::string& text) {
-    const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
+}  // namespace
+
+bool write_id_map(const std::string& path, const std::string& text) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) return false;
     const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
     ::close(fd);
     return ok;
 }
-
-}  // namespace
 
 std::string enter_own_user_namespace() {
     if (started_as_root || entered) return "";
@@ -33,9 +33,9 @@ std::string enter_own_user_namespace() {
         return failure = std::string("cannot enter a user namespace of its own: ") + std::strerror(errno);
     // One id each way: the arbiter's own user and group are root inside. Its supplementary
     // groups stay (shown as the overflow group), and may no longer be changed.
-    if (!write_file("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1\n") ||
-        !write_file("/proc/self/setgroups", "deny") ||
-        !write_file("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1\n"))
+    if (!write_id_map("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1\n") ||
+        !write_id_map("/proc/self/setgroups", "deny") ||
+        !write_id_map("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1\n"))
         return failure = std::string("cannot map its user in its own user namespace: ") + std::strerror(errno);
     entered = true;
     return "";

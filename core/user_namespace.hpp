@@ -27,6 +27,10 @@ bool in_own_user_namespace();
 // Why the arbiter can make no namespaces: "" as root or in its own user namespace.
 std::string user_namespace_failure();
 
+// Writes a user namespace's uid_map, gid_map or setgroups file (/proc/PID/...) in one write, as
+// the kernel requires. False (errno set) when it could not.
+bool write_id_map(const std::string& path, const std::string& text);
+
 // The user id a confined seat runs as inside its own user namespace (an unprivileged arbiter's).
 constexpr unsigned kSeatUidInside = 1000;
 

@@ -3,6 +3,7 @@
 // resolved without following a link that lies in a bot's folder (core/untrusted_path.hpp): what
 // a bot left in its folder in an earlier match never decides what the arbiter shows it now.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -47,9 +48,12 @@ struct Shebang {
     std::string word;  // its first argument, if any
 };
 
-// "#!/path/to/interpreter [word]" at the start of the open file `fd`.
+// "#!/path/to/interpreter [word]" at the start of the open file `fd`. Only a regular file is read:
+// the program may have become a FIFO since it was checked (another match of the same bot), and
+// it is opened without blocking, so that nothing a bot leaves can hold the arbiter.
 std::optional<Shebang> read_shebang(const UniqueFd& fd) {
-    if (!fd.valid()) return std::nullopt;
+    struct stat st {};
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
     char head[256] = {};
     const ssize_t n = ::pread(fd.get(), head, sizeof head - 1, 0);
     const std::string text(head, n > 0 ? static_cast<std::size_t>(n) : 0);
@@ -103,13 +107,14 @@ private:
     void program() {
         const HostPath found = want(request_.executable, "its program");
         if (found.where == HostPath::Where::host) {
-            const auto shebang = read_shebang(UniqueFd(::open(found.path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)));
+            const auto shebang = read_shebang(UniqueFd(::open(found.path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)));
             if (shebang) interpreter(*shebang, true);
         } else if (found.where == HostPath::Where::own_folder) {
             const UniqueFd folder(::open(paths_.writable.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
             const fs::path relative = found.path.lexically_relative(paths_.writable);
             if (!folder.valid() || relative.empty() || *relative.begin() == "..") return;
-            if (const auto shebang = read_shebang(open_beneath(folder.get(), relative, O_RDONLY))) interpreter(*shebang, false);
+            if (const auto shebang = read_shebang(open_beneath(folder.get(), relative, O_RDONLY | O_NONBLOCK)))
+                interpreter(*shebang, false);
         }
     }
 

@@ -176,6 +176,8 @@ MatchRecord run_match(const GameDescriptor& game, const MatchRequest& request) {
     options.freeze_idle = request.freeze_idle;
     options.transcript_path = request.transcript_path;
     options.log_dir = request.log_dir;
+    for (const auto& output : {request.record_path, request.replay_path})
+        if (!output.empty()) options.private_paths.push_back(output);
 
     MatchRecord record = record_for(request);
     record.game = game.name;

@@ -5,9 +5,13 @@
 // depth, path length and bytes. Each attack is seen to work without the defence (--sandbox none,
 // or a path the user gave) and to fail with it, over two matches where it needs two.
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <future>
+#include <memory>
+#include <thread>
 
 #include "tests/fault_bots/confinement_test_support.hpp"
 
@@ -238,4 +242,21 @@ TEST_CASE("a bot that leaves 60,000 files and exits charges no other seat for th
     CHECK(count_entries(own / "many") == 0);  // nothing written back while the match runs
     table->close();
     CHECK(count_entries(own / "many") == 10000 - 1);  // after it, up to the bound (the folder itself is one entry)
+}
+
+TEST_CASE("a program that became a FIFO in the bot's folder does not hold the arbiter at the next start") {
+    // Another match of the same bot may swap its program for a FIFO after the check that it is a
+    // file: reading its #! line must not wait for a writer that never comes.
+    const fs::path own = open_folder("fifo-own");
+    REQUIRE(::mkfifo((own / "bot").c_str(), 0755) == 0);
+    ExposureRequest request;
+    request.bot_name = "fifo";
+    request.executable = own / "bot";
+    request.argv = {"./bot"};
+    request.dir = own;
+    auto done = std::make_shared<std::promise<std::size_t>>();
+    auto exposed = done->get_future();
+    std::thread([request, done] { done->set_value(exposed_paths(request).read_only.size()); }).detach();
+    REQUIRE(exposed.wait_for(5s) == std::future_status::ready);  // it never returned before
+    CHECK(exposed.get() == 0);
 }
