@@ -331,19 +331,11 @@ namespace {
 // written through the view's /proc, prepared by the parent.
 int enter_seat_user_namespace(const NamespaceView& view) {
     if (::unshare(CLONE_NEWUSER) != 0) return errno;
-    static const char kMap[] = "1000 0 1\n";
+    constexpr std::string_view kMap = "1000 0 1\n";
     static_assert(kSeatUidInside == 1000);
-    const std::pair<const std::string*, const char*> files[] = {
-        {&view.uid_map, kMap}, {&view.setgroups, "deny"}, {&view.gid_map, kMap}};
-    for (const auto& [path, text] : files) {
-        const int fd = ::open(path->c_str(), O_WRONLY | O_CLOEXEC);
-        if (fd < 0) return errno;
-        const auto length = static_cast<ssize_t>(std::strlen(text));
-        const bool written = ::write(fd, text, static_cast<std::size_t>(length)) == length;
-        const int error = errno;
-        ::close(fd);
-        if (!written) return error;
-    }
+    if (!write_id_map(view.uid_map.c_str(), kMap) || !write_id_map(view.setgroups.c_str(), "deny") ||
+        !write_id_map(view.gid_map.c_str(), kMap))
+        return errno;
     return 0;
 }
 

@@ -134,8 +134,8 @@ int make_idmap_user_namespace(uid_t seat, uid_t owner_uid, gid_t owner_gid) {
     if (pid < 0) return -1;
     const std::string proc = "/proc/" + std::to_string(pid);
     int result = -1;
-    if (write_id_map(proc + "/uid_map", std::to_string(owner_uid) + " " + std::to_string(seat) + " 1\n") &&
-        write_id_map(proc + "/gid_map", std::to_string(owner_gid) + " " + std::to_string(seat) + " 1\n"))
+    if (write_id_map((proc + "/uid_map").c_str(), std::to_string(owner_uid) + " " + std::to_string(seat) + " 1\n") &&
+        write_id_map((proc + "/gid_map").c_str(), std::to_string(owner_gid) + " " + std::to_string(seat) + " 1\n"))
         result = ::open((proc + "/ns/user").c_str(), O_RDONLY | O_CLOEXEC);
     const int error = errno;
     write_end.reset();

@@ -17,11 +17,13 @@ bool started_as_root = ::geteuid() == 0;  // before main: the ids as the arbiter
 
 }  // namespace
 
-bool write_id_map(const std::string& path, const std::string& text) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+bool write_id_map(const char* path, std::string_view text) {
+    const int fd = ::open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return false;
     const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const int error = errno;
     ::close(fd);
+    errno = error;
     return ok;
 }
 

@@ -8,6 +8,7 @@
 // arbiter's, as a user id that is not root there, so the kernel counts its processes apart
 // from every other seat's (RLIMIT_NPROC is counted per user namespace).
 #include <string>
+#include <string_view>
 
 namespace arb {
 
@@ -28,8 +29,9 @@ bool in_own_user_namespace();
 std::string user_namespace_failure();
 
 // Writes a user namespace's uid_map, gid_map or setgroups file (/proc/PID/...) in one write, as
-// the kernel requires. False (errno set) when it could not.
-bool write_id_map(const std::string& path, const std::string& text);
+// the kernel requires. False (errno set) when it could not. Async-signal-safe (a confined child
+// writes its own).
+bool write_id_map(const char* path, std::string_view text);
 
 // The user id a confined seat runs as inside its own user namespace (an unprivileged arbiter's).
 constexpr unsigned kSeatUidInside = 1000;
