@@ -1,7 +1,7 @@
 #pragma once
 // What starts one seat of a table: which bot, with which arguments, clock and channel. A plain
-// value below the process table (core/process_table.hpp takes a list of them), so that a seat's
-// channel (core/channel.hpp) sees it without the table.
+// value below the process table (core/table/process_table.hpp takes a list of them), so that a seat's
+// channel (core/channel/channel.hpp) sees it without the table.
 #include <cstdint>
 #include <string>
 #include <vector>

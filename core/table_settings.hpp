@@ -13,17 +13,17 @@
 
 namespace arb {
 
-// How a seat talks to its bot (core/channel.hpp: one Channel class for each).
+// How a seat talks to its bot (core/channel/channel.hpp: one Channel class for each).
 enum class ChannelKind {
     stdio,        // requests on the bot's stdin, replies on its stdout
     tcp_client,   // the bot connects to a loopback port the arbiter listens on (smart-dog)
     http_server,  // the bot serves HTTP on a loopback port; requests are GETs (Koehandel)
 };
 
-// How bots are confined (core/sandbox.hpp).
+// How bots are confined (core/confine/sandbox.hpp).
 enum class SandboxMode {
     automatic,   // namespaces, else bwrap, whichever works first here, else none with a notice
-    namespaces,  // the arbiter's own namespaces (core/namespace_sandbox.hpp; root, or in its own user namespace) or a UserError
+    namespaces,  // the arbiter's own namespaces (core/confine/namespace_sandbox.hpp; root, or in its own user namespace) or a UserError
     bwrap,       // bwrap or a UserError
     none,       // process group, parent-death signal, limits only
 };
@@ -35,8 +35,8 @@ struct Limits {
     bool core_dumps = false;
     std::size_t max_line_bytes = 1 << 20;      // longer line = overflow
     std::size_t stderr_cap_bytes = 1 << 20;    // per seat log; the rest is drained and dropped
-    SandboxMode sandbox = SandboxMode::automatic;  // confinement (core/sandbox.hpp)
-    // Each seat runs as a user id of its own (root only; core/seat_users.hpp). Always so under a
+    SandboxMode sandbox = SandboxMode::automatic;  // confinement (core/confine/sandbox.hpp)
+    // Each seat runs as a user id of its own (root only; core/confine/seat_users.hpp). Always so under a
     // root arbiter's sandbox; this asks for it without one.
     bool seat_users = false;
     std::int64_t disk_mib = 256;  // the largest file a bot writes, and the size of its /tmp and /dev/shm
@@ -44,7 +44,7 @@ struct Limits {
     // (the write-back of the namespaces sandbox); 0 = no bound.
     std::int64_t folder_mib = 1024;
     std::vector<std::string> pass_env;        // the arbiter's variables a bot also gets, by name
-    std::vector<std::string> allow_syscalls;  // let through the syscall filter (core/syscall_filter.hpp)
+    std::vector<std::string> allow_syscalls;  // let through the syscall filter (core/confine/syscall_filter.hpp)
 
     friend bool operator==(const Limits&, const Limits&) = default;
 };

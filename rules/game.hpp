@@ -83,7 +83,7 @@ struct SeatPlan {
     TimeControl time;
     ChannelKind channel = ChannelKind::stdio;
     std::map<std::string, std::string> env;   // added to the bot's environment (e.g. a seat secret)
-    std::uint16_t listen_port = 0;            // tcp_client: the port (0 = free; core/process_table.hpp)
+    std::uint16_t listen_port = 0;            // tcp_client: the port (0 = free; core/table/process_table.hpp)
 };
 
 // What the referee decides. The match runner makes the record from it once (bot names, seats,

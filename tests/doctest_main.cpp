@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/user_namespace.hpp"
+#include "core/confine/user_namespace.hpp"
 #include "tests/test_scratch.hpp"
 
 namespace {

@@ -5,15 +5,17 @@
 
 1. Layers: the folders are the layers (core -> rating, rules -> arbiter -> tools, tests), and no
    #include runs from a lower layer to a higher one; inside arbiter/ the same holds for
-   match -> tournament -> ladder, report, view -> cli; a game folder includes no other game's folder.
+   match -> tournament -> ladder, report, view -> cli; a game folder includes no other game's folder;
+   inside core/ the rooms stand in the order of CORE_ROOMS (its own files, confine/, channel/,
+   table/): a room includes nothing of a room above it.
 2. Sizes: no source file over 600 lines and no function over 150, unless the file's first lines
    or the lines just above the function say why ("long because ...").
 3. SQL stays in rating/ (the results repository): no C/C++ file of core/, rules/ or arbiter/ holds
    an SQL statement in a string, or includes sqlite3.h or the store's internals (tests forge
    files and may).
 4. Engines are pure: a game's engine files include no input/output header (<iostream>,
-   <fstream>, <cstdio>, ...), nothing of the seats and tables (core/process_table, core/seat,
-   core/channel, core/sandbox, ..., rules/game.hpp) and nothing from arbiter/. The engine files of
+   <fstream>, <cstdio>, ...), nothing of the seats and tables (core/seat.hpp, core/table/,
+   core/channel/, core/confine/, ..., rules/game.hpp) and nothing from arbiter/. The engine files of
    rules/<game>/ are its <game>_engine* files, every .cpp whose first project include is
    <game>_engine.hpp (a part of the engine split off), the parts named in ENGINE_PARTS, and every
    header of the folder one of them includes.
@@ -50,6 +52,8 @@ ALLOWED = {
     "tools": {"core", "rating", "rules", "arbiter", "tools"},
     "tests": {"core", "rating", "rules", "arbiter", "tools", "tests"},
 }
+# The rooms of core/, bottom to top: the files directly in core/ first.
+CORE_ROOMS = ("core", "core/confine", "core/channel", "core/table")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 # The engine's parts whose names do not say so and that do not start with the engine's header.
 ENGINE_PARTS = {
@@ -61,9 +65,8 @@ DRIVER_FILES = ("rules/seat_driver.hpp", "rules/seat_faults.hpp", "rules/seat_fa
 TABLE_ASK = re.compile(r"\b\w*table_?\s*(?:\.|->)\s*ask(?:_all)?\s*\(|\bask_all\s*\(|\bseat_fault\s*\(")
 ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]')
 ENGINE_FORBIDDEN_SYSTEM = ("iostream", "fstream", "cstdio", "stdio.h", "istream", "ostream", "filesystem")
-ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/process_table", "core/seat", "core/channel", "core/sandbox",
-                             "core/namespace_sandbox", "core/scripted_table", "core/table_settings",
-                             "core/bot_spawn", "arbiter/", "rules/game.hpp", "rules/seat_faults.hpp")
+ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/table/", "core/channel/", "core/confine/", "core/seat",
+                             "core/table_settings", "arbiter/", "rules/game.hpp", "rules/seat_faults.hpp")
 SQL_ROOTS = ("core", "rules", "arbiter")
 SQL_TEXT = re.compile(r'"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT)\b')
 SQL_LAYER = re.compile(r'^\s*#\s*include\s+[<"](sqlite3\.h|rating/store_internal\.hpp)[>"]')
@@ -93,6 +96,14 @@ def tracked_sources(repo, only):
     return sorted(files)
 
 
+def core_room(path):
+    """The room of core/ that a file of it stands in (CORE_ROOMS), None outside core/."""
+    parts = path.split("/")
+    if parts[0] != "core":
+        return None
+    return f"core/{parts[1]}" if len(parts) > 2 and f"core/{parts[1]}" in CORE_ROOMS else "core"
+
+
 def include_breaches(repo, path):
     rule = folder_rule(path)
     if rule is None or not path.endswith((".cpp", ".hpp", ".c", ".h")):
@@ -107,6 +118,10 @@ def include_breaches(repo, path):
             if not any(target == a or target.startswith(a + "/") for a in ALLOWED[rule]):
                 if target.split("/")[0] in CHECKED_ROOTS:
                     breaches.append(f"{path}:{number}: includes {target}, above its layer ({rule})")
+                continue
+            room, target_room = core_room(path), core_room(target)
+            if room and target_room and CORE_ROOMS.index(target_room) > CORE_ROOMS.index(room):
+                breaches.append(f"{path}:{number}: includes {target}, from the room {target_room} above its own ({room})")
                 continue
             mine, theirs = game_folder(path), game_folder(target)
             if mine and theirs and mine != theirs:

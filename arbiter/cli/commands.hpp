@@ -9,7 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/process_table.hpp"
+#include "core/table/process_table.hpp"
 
 namespace arb::cli {
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "arbiter/cli/commands.hpp"
-#include "core/sandbox.hpp"
+#include "core/confine/sandbox.hpp"
 
 namespace arb::cli {
 

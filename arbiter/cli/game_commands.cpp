@@ -14,7 +14,7 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "arbiter/cli/result_table.hpp"
-#include "core/sandbox.hpp"
+#include "core/confine/sandbox.hpp"
 #include "core/user_error.hpp"
 #include "arbiter/match/match_runner.hpp"
 #include "rules/registry.hpp"

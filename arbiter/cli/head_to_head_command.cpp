@@ -25,7 +25,7 @@
 #include "core/bot_spec.hpp"
 #include "core/interrupt.hpp"
 #include "core/rng.hpp"
-#include "core/sandbox.hpp"
+#include "core/confine/sandbox.hpp"
 #include "core/user_error.hpp"
 #include "rating/sprt.hpp"
 #include "rating/store.hpp"

@@ -3,7 +3,7 @@
 
 #include "arbiter/cli/command_line.hpp"
 #include "core/output_modes.hpp"
-#include "core/user_namespace.hpp"
+#include "core/confine/user_namespace.hpp"
 
 namespace {
 
@@ -26,7 +26,7 @@ bool one_of(const char* command, std::initializer_list<const char*> names) {
 int main(int argc, char** argv) {
     const char* command = command_of(argc, argv);
     // The commands that start bots: under a non-root user they run in a user namespace of the
-    // arbiter's own, which the sandbox builds on (core/user_namespace.hpp). The others (a browser
+    // arbiter's own, which the sandbox builds on (core/confine/user_namespace.hpp). The others (a browser
     // that `view --open` starts, say) keep the user's plain view of the machine. First, while the
     // arbiter is one thread: the kernel enters no user namespace otherwise.
     if (one_of(command, {"play", "tournament", "match", "ladder", "plan", "run-job"})) arb::enter_own_user_namespace();

@@ -16,7 +16,7 @@
 #include "arbiter/tournament/formats.hpp"
 #include "arbiter/tournament/preflight.hpp"
 #include "core/bot_spec.hpp"
-#include "core/sandbox.hpp"
+#include "core/confine/sandbox.hpp"
 #include "core/user_error.hpp"
 #include "rules/registry.hpp"
 

@@ -10,7 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/match/match_files.hpp"
-#include "core/process_table.hpp"
+#include "core/table/process_table.hpp"
 #include "core/user_error.hpp"
 
 namespace arb {

@@ -6,7 +6,7 @@
 
 namespace arb {
 
-class ProcessTable;  // core/process_table.hpp: only the runner's source needs the table itself
+class ProcessTable;  // core/table/process_table.hpp: only the runner's source needs the table itself
 
 // Bot faults end up in the record, never as exceptions. Throws UserError for set-up problems
 // found before the match starts (missing executable, bad option, missing map).

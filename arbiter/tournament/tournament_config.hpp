@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "core/bot_spec.hpp"
-#include "core/sandbox.hpp"
+#include "core/confine/sandbox.hpp"
 #include "rules/game.hpp"
 #include "rating/sprt.hpp"
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <map>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "core/bot_spec.hpp"
 #include "rules/ants/ants_game.hpp"
 #include "rules/ants/ants_protocol.hpp"

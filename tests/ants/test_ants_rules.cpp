@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/ants_food.hpp"
 #include "rules/ants/ants_referee.hpp"

@@ -14,7 +14,7 @@
 #include <doctest/doctest.h>
 
 #include "core/bot_spec.hpp"
-#include "core/process_table.hpp"
+#include "core/table/process_table.hpp"
 #include "core/user_error.hpp"
 #include "tests/test_scratch.hpp"
 

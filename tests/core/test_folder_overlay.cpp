@@ -1,4 +1,4 @@
-// The write-back of a confined bot's folder (core/folder_overlay.hpp) on an upper layer made by
+// The write-back of a confined bot's folder (core/confine/folder_overlay.hpp) on an upper layer made by
 // hand, as the overlay leaves it: new files and folders, whiteouts, an opaque folder, a set-user-ID
 // bit, and links a bot left in its folder that lead out of it.
 #include <doctest/doctest.h>
@@ -14,7 +14,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/folder_overlay.hpp"
+#include "core/confine/folder_overlay.hpp"
 #include "tests/test_scratch.hpp"
 
 using namespace arb;

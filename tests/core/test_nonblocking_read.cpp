@@ -7,7 +7,7 @@
 #include <array>
 #include <string>
 
-#include "core/nonblocking_read.hpp"
+#include "core/channel/nonblocking_read.hpp"
 #include "core/unique_fd.hpp"
 
 using arb::read_available;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 
 using namespace arb;
 

@@ -1,8 +1,8 @@
 // SeatClock and LineSplitter: the pure parts of the process table, tested exactly.
 #include <doctest/doctest.h>
 
-#include "core/line_splitter.hpp"
-#include "core/seat_clock.hpp"
+#include "core/channel/line_splitter.hpp"
+#include "core/table/seat_clock.hpp"
 
 using namespace std::chrono_literals;
 using arb::LineSplitter;

@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "core/syscall_filter.hpp"
+#include "core/confine/syscall_filter.hpp"
 #include "core/user_error.hpp"
 #include "tests/test_scratch.hpp"
 

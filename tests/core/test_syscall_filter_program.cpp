@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "core/syscall_filter.hpp"
+#include "core/confine/syscall_filter.hpp"
 
 using namespace arb;
 

@@ -3,8 +3,8 @@
 // with one of them.
 #include <vector>
 
-#include "core/sandbox.hpp"
-#include "core/user_namespace.hpp"
+#include "core/confine/sandbox.hpp"
+#include "core/confine/user_namespace.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 namespace arb::testing {

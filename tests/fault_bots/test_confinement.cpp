@@ -1,4 +1,4 @@
-// Bots are confined from each other and from the machine (core/sandbox.hpp): hostile bots try
+// Bots are confined from each other and from the machine (core/confine/sandbox.hpp): hostile bots try
 // to forge another bot's reply, read its environment, kill it, reach the network, write outside
 // their folder and leave a daemon behind, under bubblewrap and, for contrast, without it (where
 // the attacks on other bots succeed, so these tests can fail).
@@ -12,10 +12,10 @@
 #include <sstream>
 #include <thread>
 
-#include "core/bot_limits.hpp"
-#include "core/bot_spawn.hpp"
-#include "core/seat_users.hpp"
-#include "core/user_namespace.hpp"
+#include "core/confine/bot_limits.hpp"
+#include "core/confine/bot_spawn.hpp"
+#include "core/confine/seat_users.hpp"
+#include "core/confine/user_namespace.hpp"
 #include "tests/fault_bots/confinement_test_support.hpp"
 
 using namespace std::chrono_literals;
@@ -125,7 +125,7 @@ TEST_CASE("a confined bot cannot forge another bot's reply through /proc, read i
           "environ victim-secret-42");
 }
 
-// --seat-users: each seat runs as a user id of its own (core/seat_users.hpp), which keeps bots
+// --seat-users: each seat runs as a user id of its own (core/confine/seat_users.hpp), which keeps bots
 // apart even without the sandbox, and away from what only root may read.
 TEST_CASE("with seat users, bots without the sandbox cannot forge, read or signal each other") {
     if (!host_root()) {

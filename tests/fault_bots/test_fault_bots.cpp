@@ -10,7 +10,7 @@
 #include <fstream>
 #include <thread>
 
-#include "core/bot_spawn.hpp"
+#include "core/confine/bot_spawn.hpp"
 #include "tests/core/bot_test_support.hpp"
 
 using namespace std::chrono_literals;

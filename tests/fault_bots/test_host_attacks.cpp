@@ -16,8 +16,8 @@
 #include <thread>
 #include <sstream>
 
-#include "core/seat_users.hpp"
-#include "core/user_namespace.hpp"
+#include "core/confine/seat_users.hpp"
+#include "core/confine/user_namespace.hpp"
 #include "tests/fault_bots/confinement_test_support.hpp"
 
 using namespace std::chrono_literals;

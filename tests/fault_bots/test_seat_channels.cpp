@@ -2,7 +2,7 @@
 // inodes (here the bot's own program, which both seats run), and a lock one seat holds, a watch
 // on an inode another opens, or a futex on a file both map shared is a channel between them
 // unless the syscall filter answers it the same whatever the other seat does
-// (core/syscall_filter.cpp, "seat_channels"). Without the sandbox every channel passes its bit.
+// (core/confine/syscall_filter.cpp, "seat_channels"). Without the sandbox every channel passes its bit.
 // The namespace's init cannot be traced by the bot it watches over.
 #include "tests/fault_bots/confinement_test_support.hpp"
 

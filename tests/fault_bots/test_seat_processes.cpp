@@ -3,7 +3,7 @@
 // its own (or a cgroup); under a non-root arbiter's namespaces each seat is a user namespace of
 // its own, where the kernel counts RLIMIT_NPROC apart. Without the sandbox, as a non-root user,
 // RLIMIT_NPROC counts every process of the user, so the first seat starves the second.
-#include "core/user_namespace.hpp"
+#include "core/confine/user_namespace.hpp"
 #include "tests/fault_bots/confinement_test_support.hpp"
 
 using namespace std::chrono_literals;

@@ -7,7 +7,7 @@
 
 #include "arbiter/match/match_runner.hpp"
 #include "core/match_record.hpp"
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "core/user_error.hpp"
 #include "rules/registry.hpp"
 

@@ -12,6 +12,8 @@ import tempfile
 
 CLEAN = {
     "core/seat.hpp": "#pragma once\nstruct Table {};\n",
+    "core/channel/pipe.hpp": '#pragma once\n#include "core/seat.hpp"\n',
+    "core/table/table.hpp": '#pragma once\n#include "core/channel/pipe.hpp"\n',
     "rules/seat_driver.hpp": '#pragma once\n#include "core/seat.hpp"\n// table.ask_all( lives here\n'
                              "inline void ask_round(Table& table) { table.ask_all(); }\n",
     "rules/game/game_engine.hpp": "#pragma once\n#include <vector>\nint next(int state);\n",
@@ -29,6 +31,8 @@ CLEAN = {
 # (rule, file, text appended, the words the breach line must hold)
 BREAKS = [
     ("layers", "core/seat.hpp", '#include "rules/game/game_engine.hpp"\n', "core/seat.hpp:3"),
+    ("core rooms", "core/channel/pipe.hpp", '#include "core/table/table.hpp"\n',
+     "core/channel/pipe.hpp:3: includes core/table/table.hpp, from the room core/table above its own"),
     ("file size", "arbiter/match/runner.cpp", "int x;\n" * 600, "arbiter/match/runner.cpp: 602 lines"),
     ("function size", "rules/game/game_engine.cpp",
      "int long_one() {\n" + "    int a = 0;\n" * 150 + "    return 0;\n}\n", "function long_one has 153 lines"),

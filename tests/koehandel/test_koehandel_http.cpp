@@ -1,4 +1,4 @@
-// The HTTP seat (core/channel_http.cpp) against real servers: Python's http.server in
+// The HTTP seat (core/channel/channel_http.cpp) against real servers: Python's http.server in
 // HTTP/1.1 keep-alive and HTTP/1.0, chunked bodies, Node's http, Flask, and the faults: never
 // listening, junk, late, connection closed, 10 MB, redirects.
 #include <doctest/doctest.h>
@@ -8,7 +8,7 @@
 #include <filesystem>
 
 #include "core/bot_spec.hpp"
-#include "core/process_table.hpp"
+#include "core/table/process_table.hpp"
 
 using namespace std::chrono_literals;
 

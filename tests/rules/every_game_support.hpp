@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/rng.hpp"
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "tools/bots/planowanie/in_process_bots.hpp"
 
 namespace every_game {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "rules/seat_driver.hpp"
 
 using namespace arb;

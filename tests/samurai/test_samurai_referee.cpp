@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "rules/samurai/samurai_game.hpp"
 #include "rules/samurai/samurai_protocol.hpp"
 #include "rules/samurai/samurai_referee.hpp"

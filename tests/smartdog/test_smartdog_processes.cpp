@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "arbiter/match/match_runner.hpp"
-#include "core/sandbox.hpp"
+#include "core/confine/sandbox.hpp"
 #include "rules/smartdog/smartdog_game.hpp"
 #include "rules/smartdog/smartdog_verify.hpp"
 #include "tests/test_scratch.hpp"

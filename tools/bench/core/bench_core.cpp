@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "core/bot_spec.hpp"
-#include "core/process_table.hpp"
-#include "core/user_namespace.hpp"
+#include "core/table/process_table.hpp"
+#include "core/confine/user_namespace.hpp"
 
 using namespace arb;
 using SteadyClock = std::chrono::steady_clock;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/bot_spec.hpp"
-#include "core/process_table.hpp"
+#include "core/table/process_table.hpp"
 
 using namespace arb;
 using SteadyClock = std::chrono::steady_clock;

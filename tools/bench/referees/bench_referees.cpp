@@ -1,4 +1,4 @@
-// A game's referee over in-process seats (core/scripted_table.hpp): the referee's own work,
+// A game's referee over in-process seats (core/table/scripted_table.hpp): the referee's own work,
 // asking, reading replies, mapping faults, applying turns, with no process and no pipe. The
 // seats answer from the text they are sent, deterministically, so the same arguments run the
 // same instructions (tools/bench/compare_instructions.sh counts them).
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "rules/registry.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/process_table.hpp"
+#include "core/table/process_table.hpp"
 
 using namespace arb;
 using SteadyClock = std::chrono::steady_clock;

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/scripted_table.hpp"
+#include "core/table/scripted_table.hpp"
 #include "tools/bots/planowanie/heuristic_strategy.hpp"
 #include "tools/bots/planowanie/random_strategy.hpp"
 

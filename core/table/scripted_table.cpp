@@ -1,0 +1,67 @@
+#include "core/table/scripted_table.hpp"
+
+namespace arb {
+
+ScriptedTable::ScriptedTable(std::vector<Seat> seats)
+    : seats_(std::move(seats)), status_(seats_.size(), SeatStatus::ok), details_(seats_.size()) {}
+
+bool ScriptedTable::send(int seat, std::string_view text) {
+    if (status_.at(seat) != SeatStatus::ok) return false;
+    transcript_.push_back(std::to_string(seat) + "> " + std::string(text));
+    // A send is delivered like a request whose answer nobody reads.
+    (void)seats_.at(seat).bot(text);
+    return true;
+}
+
+Reply ScriptedTable::ask(int seat, std::string_view text, ReplyFramer framer) {
+    Reply reply;
+    if (status_.at(seat) != SeatStatus::ok) {
+        reply.status = ReplyStatus::not_running;
+        return reply;
+    }
+    transcript_.push_back(std::to_string(seat) + "> " + std::string(text));
+    ScriptedAnswer answer = seats_.at(seat).bot(text);
+    std::string_view rest = answer.output;
+    bool complete = false;
+    while (!complete && !rest.empty()) {
+        const auto nl = rest.find('\n');
+        if (nl == std::string_view::npos) {
+            reply.partial = std::string(rest);
+            break;
+        }
+        std::string line(rest.substr(0, nl));
+        rest.remove_prefix(nl + 1);
+        std::erase(line, '\r');
+        transcript_.push_back(std::to_string(seat) + "< " + line);
+        switch (framer(line)) {
+            case Frame::keep: reply.lines.push_back(line); break;
+            case Frame::skip: break;
+            case Frame::end_keep: reply.lines.push_back(line); complete = true; break;
+            case Frame::end_skip: complete = true; break;
+        }
+    }
+    if (!complete) {
+        // An incomplete reply from a scripted bot behaves like a bot that stops talking.
+        reply.status = answer.fault == ReplyStatus::ok ? ReplyStatus::timeout : answer.fault;
+        retire(seat, reply.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed,
+               to_string(reply.status));
+    }
+    return reply;
+}
+
+std::vector<Reply> ScriptedTable::ask_all(std::span<const Request> requests) {
+    std::vector<Reply> replies;
+    replies.reserve(requests.size());
+    for (const auto& r : requests) replies.push_back(ask(r.seat, r.text, r.framer));
+    return replies;
+}
+
+void ScriptedTable::retire(int seat, SeatStatus why, std::string_view detail) {
+    if (status_.at(seat) != SeatStatus::ok) return;
+    status_.at(seat) = why;
+    details_.at(seat) = std::string(detail);
+    transcript_.push_back("# seat " + std::to_string(seat) + " retired: " + to_string(why) + " " +
+                          std::string(detail));
+}
+
+}  // namespace arb
