@@ -25,6 +25,28 @@ const char* to_string(ReplyStatus status) {
     return "?";
 }
 
+SeatStatus status_after(ReplyStatus reply) {
+    switch (reply) {
+        case ReplyStatus::ok: return SeatStatus::ok;
+        case ReplyStatus::timeout: return SeatStatus::timeout;
+        case ReplyStatus::overflow: return SeatStatus::killed;
+        case ReplyStatus::closed:
+        case ReplyStatus::not_running: return SeatStatus::crashed;
+    }
+    return SeatStatus::crashed;
+}
+
+SeatFault reply_fault(ReplyStatus reply, SeatStatus seat, std::string_view detail) {
+    if (reply == ReplyStatus::ok) return {};
+    if (seat == SeatStatus::killed) return {SeatStatus::killed, detail.empty() ? "stopped by the arbiter" : std::string(detail)};
+    if (reply == ReplyStatus::not_running) return {seat == SeatStatus::ok ? SeatStatus::crashed : seat, ""};
+    const SeatStatus status = status_after(reply);
+    if (status != SeatStatus::killed) return {status, ""};
+    // A table that stopped the flood says how long the line was.
+    const bool said = !detail.empty() && detail != to_string(ReplyStatus::overflow);
+    return {SeatStatus::killed, said ? std::string(detail) : "reply over the size limit"};
+}
+
 const std::string& Reply::first_line() const {
     static const std::string empty;
     return lines.empty() ? empty : lines.front();

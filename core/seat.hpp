@@ -4,7 +4,7 @@
 // over bot processes (stdin/stdout pipes, loopback TCP, HTTP GET) and tests implement it
 // in-process (ScriptedTable).
 //
-// Reads return a status instead of throwing. A seat whose reply failed (timeout, closed,
+// Reads return a status instead of throwing; a failed reply carries its typed fault. A seat whose reply failed (timeout, closed,
 // overflow) is retired by the table at once: its process is stopped, later requests to it
 // return not_running, and a late answer can never be read as the reply to a later request.
 // HTTP seats are the exception: each request is its own exchange, so a failed one only closes
@@ -42,6 +42,33 @@ enum class ReplyStatus {
 };
 const char* to_string(ReplyStatus status);
 
+// How a failed reply ends its seat, typed once by the table that ran the request, the same for
+// every game (docs/fault-matrix.md). Each game keeps its own words where its recorded games have
+// them (the Ants replay's "crashed"/"timeout", SamurAI's -1 plans); the record's status is this.
+struct SeatFault {
+    SeatStatus status = SeatStatus::ok;
+    // Why, when the status is `killed`: the table's reason ("memory limit of 400 MiB exceeded",
+    // "line longer than 1048576 bytes"), else a short one of ours. "" for the other statuses,
+    // whose word says it all; the referee adds where it happened.
+    std::string reason;
+
+    bool failed() const { return status != SeatStatus::ok; }
+};
+
+// The status a failed reply retires its seat with: timeout -> timeout, overflow (a line or a
+// reply over the cap) -> killed, closed and not_running -> crashed; ok -> ok.
+SeatStatus status_after(ReplyStatus reply);
+
+// The one mapping from a failed reply to its fault, given how its seat stands after the reply
+// (`seat`, retired for `detail`):
+//   - the table stopped the seat for a limit (killed: memory, line length, a bot that does not
+//     read its input): killed, with that reason;
+//   - else the reply's own status_after (overflow: killed, "reply over the size limit" when the
+//     table gave no reason); not_running: the status the seat was retired with.
+// An ok reply is no fault. The seat may still play (an HTTP seat stays after a failed request);
+// the referee decides whether to retire it.
+SeatFault reply_fault(ReplyStatus reply, SeatStatus seat, std::string_view detail);
+
 struct Reply {
     ReplyStatus status = ReplyStatus::ok;
     std::vector<std::string> lines;  // lines the framer kept, '\r' and '\n' removed
@@ -52,6 +79,7 @@ struct Reply {
     // (they answered nothing), dropped unread; the first kMaxDroppedKept are kept here.
     std::vector<std::string> dropped;
     std::size_t dropped_count = 0;
+    SeatFault fault;  // a failed reply's fault (reply_fault), typed by the table; ok otherwise
 
     bool ok() const { return status == ReplyStatus::ok; }
     explicit operator bool() const { return ok(); }

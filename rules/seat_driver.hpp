@@ -1,7 +1,7 @@
 #pragma once
 // The one way a referee asks its seats. It sends the protocol's text, collects every reply of the
-// round, maps each failed reply to a seat status once (seat_faults.hpp) and hands each good reply
-// to the game's protocol to read. The referee then applies the whole turn at once, with every
+// round, each failed one with the fault its table typed (core/seat.hpp reply_fault), and hands
+// each good reply to the game's protocol to read. The referee then applies the whole turn at once, with every
 // fault already typed: no referee reads a failed reply or maps a status itself.
 //
 //   auto answers = ask_round(table, requests, read_plan);   // all seats at once
@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "core/seat.hpp"
-#include "rules/seat_faults.hpp"
 
 namespace arb {
 
@@ -42,14 +41,14 @@ struct SeatAnswer {
 template <class Read>
 using MoveOf = typename std::invoke_result_t<Read&, const Reply&>::value_type;
 
-// Completes an answer whose seat and reply are set: a failed reply's fault mapped (only a failed
-// reply asks the mapping), an ok reply read.
+// Completes an answer whose seat and reply are set: a failed reply's fault as its table typed it,
+// an ok reply read.
 template <class Move, class Read>
-void complete(SeatAnswer<Move>& answer, const Table& table, Read& read) {
+void complete(SeatAnswer<Move>& answer, Read& read) {
     if (answer.reply.ok()) {
         answer.move = read(std::as_const(answer.reply));
     } else {
-        answer.fault = seat_fault(table, answer.seat, answer.reply.status);
+        answer.fault = answer.reply.fault;
     }
 }
 
@@ -62,7 +61,7 @@ std::vector<SeatAnswer<MoveOf<Read>>> ask_round(Table& table, std::span<const Re
     std::vector<Reply> replies = table.ask_all(requests);
     answers.reserve(replies.size());
     for (std::size_t i = 0; i < replies.size(); ++i) {
-        complete(answers.emplace_back(requests[i].seat, std::move(replies[i])), table, read);
+        complete(answers.emplace_back(requests[i].seat, std::move(replies[i])), read);
     }
     return answers;
 }
@@ -71,7 +70,7 @@ std::vector<SeatAnswer<MoveOf<Read>>> ask_round(Table& table, std::span<const Re
 template <class Read>
 SeatAnswer<MoveOf<Read>> ask_seat(Table& table, int seat, std::string_view text, ReplyFramer framer, Read read) {
     SeatAnswer<MoveOf<Read>> answer{seat, table.ask(seat, text, std::move(framer))};
-    complete(answer, table, read);
+    complete(answer, read);
     return answer;
 }
 

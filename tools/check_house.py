@@ -19,9 +19,9 @@
    rules/<game>/ are its <game>_engine* files, every .cpp whose first project include is
    <game>_engine.hpp (a part of the engine split off), the parts named in ENGINE_PARTS, and every
    header of the folder one of them includes.
-5. Referees ask through the seat driver: outside rules/seat_driver.hpp and rules/seat_faults.*, no
+5. Referees ask through the seat driver: outside rules/seat_driver.hpp, no
    file of rules/ asks a table itself (table.ask, table.ask_all) or maps a failed reply itself
-   (seat_fault), so a failed reply becomes a seat status in one place for every game.
+   (reply_fault, status_after: the table types a failed reply once, core/seat.hpp).
 
 Functions are measured with Universal Ctags (tools/setup installs it). Prints one line per
 breach and exits 1 when there is any, 0 otherwise.
@@ -61,12 +61,12 @@ ENGINE_PARTS = {
     "koehandel": ("koehandel_cards",),
 }
 # Rule 5: the table's asks and the fault mapping, called anywhere but in the driver.
-DRIVER_FILES = ("rules/seat_driver.hpp", "rules/seat_faults.hpp", "rules/seat_faults.cpp")
-TABLE_ASK = re.compile(r"\b\w*table_?\s*(?:\.|->)\s*ask(?:_all)?\s*\(|\bask_all\s*\(|\bseat_fault\s*\(")
+DRIVER_FILES = ("rules/seat_driver.hpp",)
+TABLE_ASK = re.compile(r"\b\w*table_?\s*(?:\.|->)\s*ask(?:_all)?\s*\(|\bask_all\s*\(|\b(?:reply_fault|status_after)\s*\(")
 ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]')
 ENGINE_FORBIDDEN_SYSTEM = ("iostream", "fstream", "cstdio", "stdio.h", "istream", "ostream", "filesystem")
 ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/table/", "core/channel/", "core/confine/", "core/seat",
-                             "core/table_settings", "arbiter/", "rules/game.hpp", "rules/seat_faults.hpp")
+                             "core/table_settings", "arbiter/", "rules/game.hpp")
 SQL_ROOTS = ("core", "rules", "arbiter")
 SQL_TEXT = re.compile(r'"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT)\b')
 SQL_LAYER = re.compile(r'^\s*#\s*include\s+[<"](sqlite3\.h|rating/store_internal\.hpp)[>"]')

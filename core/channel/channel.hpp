@@ -7,8 +7,8 @@
 //   channel_tcp.cpp    loopback TCP, the bot connects (smart-dog); the shared port of `join TOKEN`
 //   channel_http.cpp   HTTP GET to a bot that serves (Koehandel), on Boost.Beast
 //   channel.cpp        make_channel; where a TCP or HTTP bot finds the arbiter
-// A channel reports to its seat's request lifecycle through ChannelHost (the table). Internal to
-// the ProcessTable's files: Asio stays out of every other header.
+// A channel reports to its seat's exchange through ChannelEvents. Internal to the ProcessTable's
+// files: Asio stays out of every other header.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,35 +37,36 @@ constexpr int kReadsPerWakeup = 16;
 // A bot that does not read its input cannot make us buffer without bound.
 constexpr std::size_t kMaxOutbox = 16u << 20;
 
-// The seat's request lifecycle, as its channel sees it (implemented by the table).
-class ChannelHost {
+// What a channel reports to its seat's exchange (core/table/seat_exchange.hpp), which owns the
+// request: the one seat's, so no seat index; a channel never asks the table anything.
+class ChannelEvents {
 public:
-    // The table is not closed yet.
-    virtual bool open() const = 0;
-    // The seat is not retired.
-    virtual bool playing(int seat) const = 0;
+    // The seat plays on (not retired).
+    virtual bool playing() const = 0;
+    // The table closes: what the bot writes from now on is read and dropped.
+    virtual bool closing() const = 0;
     // A request is open and not answered yet.
-    virtual bool pending(int seat) const = 0;
+    virtual bool pending() const = 0;
     // ... and its text is completely written: what arrives now belongs to its reply.
-    virtual bool reading(int seat) const = 0;
+    virtual bool reading() const = 0;
     // The bot's main process has exited.
-    virtual bool exited(int seat) const = 0;
+    virtual bool exited() const = 0;
     // The open request's text is now completely written: its clock starts. false when there is
     // no request, or it was written already.
-    virtual bool written(int seat) = 0;
+    virtual bool written() = 0;
     // One line of the reply through the request's framer, which may end the reply.
-    virtual void frame_line(int seat, std::string& line) = 0;
+    virtual void frame_line(std::string& line) = 0;
     // The open request ends.
-    virtual void finish(int seat, ReplyStatus status, std::string why) = 0;
-    // Retires the seat.
-    virtual void stop_seat(int seat, SeatStatus why, std::string detail) = 0;
+    virtual void finish(ReplyStatus status, std::string why) = 0;
+    // The channel broke outside a request (a bot that does not read, or whose input closed).
+    virtual void broke(SeatStatus why, std::string detail) = 0;
     // Why a channel closed: the bot's exit ("exited with code 3") when it is gone, else `otherwise`.
-    virtual std::string exit_or(int seat, std::string otherwise) = 0;
+    virtual std::string exit_or(std::string otherwise) = 0;
     // A line of the match transcript: '>' sent, '<' received, '#' an event.
-    virtual void transcript(int seat, char direction, std::string_view text) = 0;
+    virtual void transcript(char direction, std::string_view text) = 0;
 
 protected:
-    ~ChannelHost() = default;
+    ~ChannelEvents() = default;
 };
 
 class SharedPort;
@@ -113,8 +114,7 @@ struct ReadOpAllocator {
 
 // What a channel is made with: its seat and the table's shared parts. Everything here outlives it.
 struct ChannelSeat {
-    ChannelHost& host;
-    int seat = 0;
+    ChannelEvents& events;
     asio::io_context& ctx;
     const SeatLaunch& launch;
     std::size_t max_line_bytes = 0;
@@ -126,7 +126,7 @@ struct ChannelSeat {
 class Channel {
 public:
     explicit Channel(const ChannelSeat& seat)
-        : host_(seat.host), seat_(seat.seat), ctx_(seat.ctx), launch_(seat.launch),
+        : events_(seat.events), ctx_(seat.ctx), launch_(seat.launch),
           max_line_bytes_(seat.max_line_bytes), scratch_(seat.scratch), read_memory_(seat.read_memory),
           lines_(seat.max_line_bytes) {}
     virtual ~Channel() = default;
@@ -178,8 +178,7 @@ public:
     virtual void release() {}
 
 protected:
-    ChannelHost& host_;
-    const int seat_;
+    ChannelEvents& events_;
     asio::io_context& ctx_;
     const SeatLaunch& launch_;
     const std::size_t max_line_bytes_;
@@ -211,7 +210,7 @@ class TcpChannel;
 // seated by its first line, `join TOKEN [HUB]` (channel_tcp.cpp).
 class SharedPort {
 public:
-    SharedPort(asio::io_context& ctx, ChannelHost& host, const std::vector<SeatLaunch>& launches);
+    SharedPort(asio::io_context& ctx, const std::vector<SeatLaunch>& launches);
 
     // Whether the seat of `launch` shares its port with another token seat.
     bool shared(const SeatLaunch& launch) const;
@@ -219,8 +218,10 @@ public:
     std::uint16_t listen(std::uint16_t port);
     // A seat that waits for its `join TOKEN`, in seat order.
     void wait_for(TcpChannel& channel) { waiting_.push_back(&channel); }
-    // Accepts connections on every shared listener while the table is open.
+    // Accepts connections on every shared listener until close().
     void accept_all();
+    // The table closes: no connection is accepted or seated any more.
+    void close() { open_ = false; }
 
 private:
     void accept(std::size_t listener);
@@ -228,7 +229,7 @@ private:
     void route(std::shared_ptr<asio::ip::tcp::socket> socket, std::string received);
 
     asio::io_context& ctx_;
-    ChannelHost& host_;
+    bool open_ = true;
     std::vector<std::uint16_t> token_ports_;  // one entry per token seat with a fixed port
     std::vector<std::unique_ptr<asio::ip::tcp::acceptor>> listeners_;
     std::vector<bool> accepting_;

@@ -93,7 +93,7 @@ private:
     void write(std::uint64_t generation, bool reused);
     void read(std::uint64_t generation, bool reused);
     // The request is over or another one began: a handler of `generation` does nothing.
-    bool stale(std::uint64_t generation) const { return !host_.pending(seat_) || generation_ != generation; }
+    bool stale(std::uint64_t generation) const { return !events_.pending() || generation_ != generation; }
     void deliver(std::string_view body);  // the body's lines through the framer
     void end();  // closes the connection, stops retrying
 
@@ -171,8 +171,8 @@ void HttpChannel::connect(std::uint64_t generation) {
         if (ec == asio::error::operation_aborted || stale(generation)) return;
         if (ec) {
             // Not listening yet (still loading): try again; the deadline bounds this.
-            if (host_.exited(seat_)) {
-                host_.finish(seat_, ReplyStatus::closed, "exited");
+            if (events_.exited()) {
+                events_.finish(ReplyStatus::closed, "exited");
                 return;
             }
             retry_timer_.expires_after(kConnectRetry);
@@ -204,9 +204,9 @@ void HttpChannel::write(std::uint64_t generation, bool reused) {
                           if (ec == asio::error::operation_aborted || stale(generation)) return;
                           if (ec) {
                               if (reused && closed_idle_connection(ec)) return connect(generation);
-                              return host_.finish(seat_, ReplyStatus::closed, "connection closed: " + ec.message());
+                              return events_.finish(ReplyStatus::closed, "connection closed: " + ec.message());
                           }
-                          host_.written(seat_);
+                          events_.written();
                           read(generation, reused);
                           (void)transfer;  // the request must outlive the write
                       });
@@ -222,12 +222,12 @@ void HttpChannel::read(std::uint64_t generation, bool reused) {
                      [this, generation, reused, connection, transfer](const boost::system::error_code& ec, std::size_t bytes) {
                          if (ec == asio::error::operation_aborted || stale(generation)) return;
                          if (ec == http::error::body_limit || ec == http::error::header_limit || ec == http::error::buffer_overflow) {
-                             return host_.finish(seat_, ReplyStatus::overflow,
+                             return events_.finish(ReplyStatus::overflow,
                                                  fmt::format("HTTP reply larger than {} bytes of body", max_line_bytes_));
                          }
                          if (ec) {
                              if (reused && bytes == 0 && closed_idle_connection(ec)) return connect(generation);
-                             return host_.finish(seat_, ReplyStatus::closed,
+                             return events_.finish(ReplyStatus::closed,
                                                  bytes == 0 && closed_idle_connection(ec) ? std::string("connection closed without a reply")
                                                                                           : "not a complete HTTP reply: " + ec.message());
                          }
@@ -235,7 +235,7 @@ void HttpChannel::read(std::uint64_t generation, bool reused) {
                          connection->reusable = transfer->parser.keep_alive();
                          const unsigned status = response.result_int();
                          if (status / 100 != 2) {
-                             host_.transcript(seat_, '#', fmt::format("HTTP status {}{}: no reply", status,
+                             events_.transcript('#', fmt::format("HTTP status {}{}: no reply", status,
                                                                        status / 100 == 3 ? " (redirects are not followed)" : ""));
                              return deliver("");
                          }
@@ -249,17 +249,17 @@ void HttpChannel::deliver(std::string_view body) {
     lines_.append(body);
     if (!body.empty() && body.back() != '\n') lines_.append("\n");
     std::string line;
-    while (host_.pending(seat_)) {
+    while (events_.pending()) {
         const auto next = lines_.next(line);
         if (next == LineSplitter::Next::overflow) {
-            host_.finish(seat_, ReplyStatus::overflow, fmt::format("line longer than {} bytes", max_line_bytes_));
+            events_.finish(ReplyStatus::overflow, fmt::format("line longer than {} bytes", max_line_bytes_));
             return;
         }
         if (next == LineSplitter::Next::need_more) break;
-        host_.frame_line(seat_, line);
+        events_.frame_line(line);
     }
     lines_.clear();
-    if (host_.pending(seat_)) host_.finish(seat_, ReplyStatus::ok, {});
+    if (events_.pending()) events_.finish(ReplyStatus::ok, {});
 }
 
 void HttpChannel::end() {

@@ -2,7 +2,7 @@
 // replies on its stdout.
 //
 // How a request goes: the text is written without blocking (the rest when the pipe has room);
-// the clock starts when the write completes (ChannelHost::written); stdout bytes are cut into
+// the clock starts when the write completes (ChannelEvents::written); stdout bytes are cut into
 // lines by LineSplitter and fed to the framer until it ends the reply, the bot closes its output
 // or a line exceeds the cap. A deadline or an exit makes the table look once more (read_now,
 // read_after_exit), so a reply that arrived in time is never a false timeout.
@@ -27,17 +27,17 @@ bool LineChannel::request(std::string_view text) {
     if (!flush()) return false;
     watch();
     // Lines already buffered from earlier output may complete the reply at once.
-    if (host_.reading(seat_)) feed();
+    if (events_.reading()) feed();
     return true;
 }
 
 void LineChannel::notify(std::string_view text) {
     outbox_.append(text);
     if (outbox_.size() - outbox_sent_ > kMaxOutbox) {
-        host_.stop_seat(seat_, SeatStatus::killed, "does not read its input");
+        events_.broke(SeatStatus::killed, "does not read its input");
         return;
     }
-    if (!flush()) host_.stop_seat(seat_, SeatStatus::crashed, host_.exit_or(seat_, "input closed"));
+    if (!flush()) events_.broke(SeatStatus::crashed, events_.exit_or("input closed"));
 }
 
 void LineChannel::attach_streams(int in, int out) {
@@ -61,12 +61,12 @@ bool LineChannel::flush() {
                 write_waiting_ = true;
                 in_->async_wait(asio::posix::stream_descriptor::wait_write, [this](const boost::system::error_code& ec) {
                     write_waiting_ = false;
-                    if (ec || !host_.playing(seat_)) return;
+                    if (ec || !events_.playing()) return;
                     if (flush()) return;
-                    if (host_.pending(seat_)) {
-                        host_.finish(seat_, ReplyStatus::closed, host_.exit_or(seat_, "input closed"));
+                    if (events_.pending()) {
+                        events_.finish(ReplyStatus::closed, events_.exit_or("input closed"));
                     } else {
-                        host_.stop_seat(seat_, SeatStatus::crashed, host_.exit_or(seat_, "input closed"));
+                        events_.broke(SeatStatus::crashed, events_.exit_or("input closed"));
                     }
                 });
             }
@@ -76,7 +76,7 @@ bool LineChannel::flush() {
     }
     outbox_.clear();
     outbox_sent_ = 0;
-    if (host_.written(seat_)) feed();
+    if (events_.written()) feed();
     return true;
 }
 
@@ -91,16 +91,16 @@ void LineChannel::watch() {
         out_waiting_ = false;
         if (ec == asio::error::operation_aborted) return;
         if (ec) out_eof_ = true;  // end of file, or an error that is as good as one
-        const bool discard = !host_.open() || !host_.playing(seat_);
+        const bool discard = events_.closing() || !events_.playing();
         if (discard) {
             watch();
             return;
         }
         lines_.append(std::string_view(out_buffer_.data(), n));
-        if (host_.reading(seat_)) feed();
-        if (host_.pending(seat_)) {
+        if (events_.reading()) feed();
+        if (events_.pending()) {
             if (out_eof_) {
-                host_.finish(seat_, ReplyStatus::closed, host_.exit_or(seat_, "closed its output"));
+                events_.finish(ReplyStatus::closed, events_.exit_or("closed its output"));
             } else {
                 watch();
             }
@@ -121,19 +121,19 @@ void LineChannel::read() {
 }
 
 void LineChannel::feed() {
-    if (!host_.pending(seat_)) return;
+    if (!events_.pending()) return;
     std::string line;
-    while (host_.pending(seat_)) {
+    while (events_.pending()) {
         switch (lines_.next(line)) {
             case LineSplitter::Next::need_more:
-                if (out_eof_) host_.finish(seat_, ReplyStatus::closed, host_.exit_or(seat_, "closed its output"));
+                if (out_eof_) events_.finish(ReplyStatus::closed, events_.exit_or("closed its output"));
                 return;
             case LineSplitter::Next::overflow:
-                host_.finish(seat_, ReplyStatus::overflow, fmt::format("line longer than {} bytes", max_line_bytes_));
+                events_.finish(ReplyStatus::overflow, fmt::format("line longer than {} bytes", max_line_bytes_));
                 return;
             case LineSplitter::Next::line: break;
         }
-        host_.frame_line(seat_, line);
+        events_.frame_line(line);
     }
 }
 
@@ -143,8 +143,8 @@ void LineChannel::drop_earlier_lines(Reply& reply) {
     std::string line;
     while (lines_.next(line) == LineSplitter::Next::line) {
         if (!is_valid_utf8(line)) line = valid_utf8(line);
-        host_.transcript(seat_, '<', line);
-        host_.transcript(seat_, '#', "dropped: sent before the request");
+        events_.transcript('<', line);
+        events_.transcript('#', "dropped: sent before the request");
         if (reply.dropped.size() < kMaxDroppedKept) reply.dropped.push_back(std::move(line));
         ++reply.dropped_count;
     }
@@ -152,7 +152,7 @@ void LineChannel::drop_earlier_lines(Reply& reply) {
 
 void LineChannel::read_now() {
     read();
-    if (host_.reading(seat_)) feed();
+    if (events_.reading()) feed();
 }
 
 void LineChannel::read_after_exit() {
@@ -160,8 +160,8 @@ void LineChannel::read_after_exit() {
     for (int i = 0; i < 64 && !out_eof_; ++i) {
         const std::size_t before = lines_.buffered();
         read();
-        if (host_.reading(seat_)) feed();
-        if (!host_.pending(seat_) || lines_.buffered() == before) break;
+        if (events_.reading()) feed();
+        if (!events_.pending() || lines_.buffered() == before) break;
     }
 }
 
@@ -173,7 +173,7 @@ void LineChannel::close_input() {
 
 void LineChannel::quit(std::string_view quit_text) {
     if (!quit_text.empty() && in_ && in_->is_open()) {
-        host_.transcript(seat_, '>', quit_text);
+        events_.transcript('>', quit_text);
         outbox_.append(quit_text);
         (void)flush();
     }

@@ -26,7 +26,7 @@ public:
     void attach(SpawnedBot&) override { accept(); }
 
     // A connection on the shared port whose first line names this seat's token.
-    bool joins(std::string_view token) const { return awaiting_join_ && join_token_ == token && host_.playing(seat_); }
+    bool joins(std::string_view token) const { return awaiting_join_ && join_token_ == token && events_.playing(); }
     // The connection is this seat's; `received` is what the bot sent first (its join line).
     void seat_connection(asio::ip::tcp::socket& socket, std::string_view received);
 
@@ -80,15 +80,15 @@ void TcpChannel::accept() {
         return;
     }
     acceptor_->async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
-        if (ec || !host_.playing(seat_) || !host_.open()) return;
+        if (ec || !events_.playing() || events_.closing()) return;
         acceptor_->close();
         acceptor_.reset();
         take_socket(socket);
         if (!flush()) {
-            if (host_.pending(seat_)) host_.finish(seat_, ReplyStatus::closed, "connection closed");
+            if (events_.pending()) events_.finish(ReplyStatus::closed, "connection closed");
             return;
         }
-        if (host_.pending(seat_)) watch();
+        if (events_.pending()) watch();
     });
 }
 
@@ -98,7 +98,7 @@ void TcpChannel::take_socket(asio::ip::tcp::socket& socket) {
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
     // One socket, two descriptors: writes and reads are watched independently.
     attach_streams(::fcntl(fd, F_DUPFD_CLOEXEC, 3), fd);
-    host_.transcript(seat_, '#', "connected");
+    events_.transcript('#', "connected");
 }
 
 void TcpChannel::seat_connection(asio::ip::tcp::socket& socket, std::string_view received) {
@@ -107,12 +107,12 @@ void TcpChannel::seat_connection(asio::ip::tcp::socket& socket, std::string_view
     // The join line (and anything after it) is the seat's first output.
     lines_.append(received);
     if (!flush()) {
-        if (host_.pending(seat_)) host_.finish(seat_, ReplyStatus::closed, "connection closed");
+        if (events_.pending()) events_.finish(ReplyStatus::closed, "connection closed");
         return;
     }
-    if (host_.pending(seat_)) {
+    if (events_.pending()) {
         watch();
-        if (host_.reading(seat_)) feed();
+        if (events_.reading()) feed();
     }
 }
 
@@ -123,8 +123,8 @@ constexpr std::size_t kMaxJoinLine = 4096;
 constexpr int kMaxUnjoined = 16;  // connections that have not sent their first line yet
 }  // namespace
 
-SharedPort::SharedPort(asio::io_context& ctx, ChannelHost& host, const std::vector<SeatLaunch>& launches)
-    : ctx_(ctx), host_(host) {
+SharedPort::SharedPort(asio::io_context& ctx, const std::vector<SeatLaunch>& launches)
+    : ctx_(ctx) {
     for (const auto& launch : launches) {
         if (launch.channel == ChannelKind::tcp_client && launch.bot.env.contains("ARBITER_TOKEN")) {
             token_ports_.push_back(launch.listen_port);
@@ -149,11 +149,11 @@ void SharedPort::accept_all() {
 }
 
 void SharedPort::accept(std::size_t i) {
-    if (accepting_[i] || !host_.open()) return;
+    if (accepting_[i] || !open_) return;
     accepting_[i] = true;
     listeners_[i]->async_accept([this, i](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
         accepting_[i] = false;
-        if (ec == asio::error::operation_aborted || !host_.open()) return;
+        if (ec == asio::error::operation_aborted || !open_) return;
         if (!ec) {
             if (unjoined_ >= kMaxUnjoined) {
                 socket.close();  // a flood of idle connections: drop the newest
@@ -171,7 +171,7 @@ void SharedPort::read_join(std::shared_ptr<asio::ip::tcp::socket> socket, std::s
     auto chunk = std::make_shared<std::array<char, 512>>();
     socket->async_read_some(asio::buffer(*chunk), [this, socket, received, chunk](const boost::system::error_code& ec,
                                                                                    std::size_t n) {
-        if (ec == asio::error::operation_aborted || !host_.open()) return;
+        if (ec == asio::error::operation_aborted || !open_) return;
         received->append(chunk->data(), n);
         if (ec || received->size() > kMaxJoinLine) {
             --unjoined_;

@@ -1,16 +1,18 @@
 // ProcessTable: the Table over real bot processes. One single-threaded Asio io_context per table
-// drives every seat's pipes, exit watch and deadlines; nothing blocks on one bot.
-// This file holds the table object itself (construction, launch, usage); the rest is one file
-// per job, listed in core/table/process_table_internal.hpp.
-#include <cerrno>
-#include <cstring>
+// drives every seat's channel, exit watch, logs and deadlines; nothing blocks on one bot. A
+// request's lifecycle is its seat's exchange (seat_exchange.hpp); this file holds the table
+// itself: construction, asks, and the event loop that waits for them.
+#include <algorithm>
 #include <mutex>
+#include <stdexcept>
+#include <thread>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "core/confine/user_namespace.hpp"
 #include "core/table/process_table_internal.hpp"
 #include "core/user_error.hpp"
-#include "core/confine/user_namespace.hpp"
 
 namespace arb {
 namespace {
@@ -32,24 +34,16 @@ namespace process_table_detail {
 
 ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options)
     : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)),
-      sandbox_plan_(plan_sandbox(options_.limits.sandbox)), shared_port_(ctx_, *this, launches) {
+      sandbox_plan_(plan_sandbox(options_.limits.sandbox)), transcript_(options_.transcript_path),
+      shared_port_(ctx_, launches) {
     if (sandbox_plan_.namespaces && !host_root()) say_what_a_user_sandbox_lacks(limits_plan_.mechanism);
     for (auto& launch : launches) {
-        auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch)));
-        const ChannelSeat channel{*this, size() - 1, ctx_, seat.launch, options_.limits.max_line_bytes, chunk_, shared_port_,
-                                   read_memory_.emplace_back()};
+        auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch), options_, sandbox_plan_.program_depth(),
+                                                                 transcript_, read_memory_.chunk));
+        const ChannelSeat channel{seat.exchange, ctx_, seat.launch, options_.limits.max_line_bytes, read_memory_.chunk,
+                                  shared_port_, read_memory_.per_seat.emplace_back()};
         seat.channel = make_channel(seat.launch.channel, channel);
-    }
-    if (!options_.transcript_path.empty()) {
-        if (options_.transcript_path.has_parent_path()) {
-            std::error_code ec;
-            std::filesystem::create_directories(options_.transcript_path.parent_path(), ec);
-        }
-        transcript_ = std::fopen(options_.transcript_path.c_str(), "we");
-        if (transcript_ == nullptr) {
-            throw UserError("cannot write transcript '" + options_.transcript_path.string() +
-                            "': " + std::strerror(errno));
-        }
+        seat.exchange.attach(*seat.channel);
     }
     if (!options_.log_dir.empty()) {
         std::error_code ec;
@@ -64,40 +58,118 @@ ProcessTableImpl::~ProcessTableImpl() {
     } catch (const std::exception& e) {
         spdlog::error("closing a process table: {}", e.what());
     }
-    if (transcript_ != nullptr) std::fclose(transcript_);
+}
+
+Seat& ProcessTableImpl::at(int seat) const {
+    if (seat < 0 || seat >= size()) throw std::out_of_range("seat " + std::to_string(seat));
+    return *seats_[static_cast<std::size_t>(seat)];
 }
 
 void ProcessTableImpl::start_all() {
-    if (transcript_ != nullptr) {
-        std::fprintf(transcript_, "# limits: %s; memory %lld MiB; sandbox: %s\n", limits_plan_.mechanism.c_str(),
-                     static_cast<long long>(options_.limits.memory_mib), sandbox_plan_.description.c_str());
-        for (const auto& seat : seats_) {
-            std::fprintf(transcript_, "# seat %s: bot %s: %s\n", seat->launch.info.label.c_str(),
-                         seat->launch.bot.name.c_str(), seat->launch.bot.command.c_str());
-        }
-        std::fflush(transcript_);
+    transcript_.header(fmt::format("# limits: {}; memory {} MiB; sandbox: {}", limits_plan_.mechanism,
+                                   options_.limits.memory_mib, sandbox_plan_.description));
+    for (const auto& seat : seats_)
+        transcript_.header(fmt::format("# seat {}: bot {}: {}", seat->launch.info.label, seat->launch.bot.name,
+                                       seat->launch.bot.command));
+    for (const auto& seat : seats_) start_seat(*seat);
+}
+
+// ---- asks ------------------------------------------------------------------------------------
+
+bool ProcessTableImpl::send(int s, std::string_view text) {
+    Seat& seat = at(s);
+    if (seat.exchange.status() != SeatStatus::ok || closed_) return false;
+    if (seat.channel->exchange_per_request()) {
+        // A notification is still an exchange whose answer must arrive (an HTTP GET); it is
+        // bounded like a request but not charged to the bot's clock.
+        Reply ignored;
+        seat.exchange.begin(text, [](std::string_view) { return Frame::skip; }, ignored, {.charged = false});
+        pump_until([&] { return !seat.exchange.pending(); }, std::nullopt);
+        seat.exchange.end();
+        return seat.exchange.status() == SeatStatus::ok;
     }
-    for (int s = 0; s < size(); ++s) {
-        if (seats_[s]->launch.bot.url.empty()) {
-            start_seat(s);
-        } else {
-            start_remote_seat(s);  // a bot already serving HTTP: no process to start
+    if (!seat.exchange.notify(text)) return false;
+    ctx_.poll();  // keep stderr drained
+    ctx_.restart();
+    return seat.exchange.status() == SeatStatus::ok;
+}
+
+// One seat asked: ask_all's steps, without the copies of the text and the framer that a batch
+// makes (this is every round trip of a one-seat-at-a-time game).
+Reply ProcessTableImpl::ask(int s, std::string_view text, ReplyFramer framer) {
+    Reply reply;
+    SeatExchange& exchange = at(s).exchange;
+    exchange.begin(text, std::move(framer), reply);
+    pump_until([&] { return !exchange.pending(); }, std::nullopt);
+    exchange.end();
+    return reply;
+}
+
+std::vector<Reply> ProcessTableImpl::ask_all(std::span<const Request> requests) {
+    std::vector<Reply> replies(requests.size());
+    // A seat asked twice in one call answers its requests one after the other: batches in which
+    // every seat appears once, each written to all its seats before any is waited for.
+    std::vector<bool> handled(requests.size(), false);
+    for (std::size_t remaining = requests.size(); remaining > 0;) {
+        std::vector<SeatExchange*> batch;
+        std::vector<int> seen;
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            const Request& request = requests[i];
+            if (handled[i] || std::find(seen.begin(), seen.end(), request.seat) != seen.end()) continue;
+            seen.push_back(request.seat);
+            handled[i] = true;
+            --remaining;
+            SeatExchange& exchange = at(request.seat).exchange;
+            exchange.begin(request.text, request.framer, replies[i], {.fresh_reply = request.fresh_reply});
+            batch.push_back(&exchange);
+        }
+        pump_until([&] { return std::none_of(batch.begin(), batch.end(), [](auto* e) { return e->pending(); }); },
+                   std::nullopt);
+        for (SeatExchange* exchange : batch) exchange->end();
+    }
+    return replies;
+}
+
+void ProcessTableImpl::retire(int s, SeatStatus why, std::string_view detail) {
+    at(s).exchange.retire(why, std::string(detail));
+}
+
+// ---- the event loop --------------------------------------------------------------------------
+
+void ProcessTableImpl::pump_until(const std::function<bool()>& done, std::optional<SteadyClock::time_point> deadline) {
+    for (;;) {
+        if (done()) return;
+        const auto now = SteadyClock::now();
+        for (const auto& seat : seats_) seat->exchange.expire(now);
+        if (done() || (deadline && now >= *deadline)) return;
+        std::optional<SteadyClock::time_point> wake = deadline;
+        for (const auto& seat : seats_) {
+            if (const auto due = seat->exchange.deadline()) wake = wake ? std::min(*wake, *due) : *due;
+        }
+        const std::size_t ran = wake ? ctx_.run_one_until(*wake) : ctx_.run_one();
+        if (ran == 0 && ctx_.stopped()) {
+            // No operation is pending at all: nothing but the clock can end this wait.
+            ctx_.restart();
+            if (!wake) return;
+            std::this_thread::sleep_until(std::min(*wake, SteadyClock::now() + Millis{1}));
         }
     }
 }
 
+// ---- what a seat used --------------------------------------------------------------------------
+
 UsageStats ProcessTableImpl::usage(int s) const {
     const Seat& seat = at(s);
-    const SeatProcess& process = seat.process;
+    const BotProcess& process = seat.process;
+    const SeatClock& clock = seat.exchange.clock();
     UsageStats u;
-    u.wall_used_s = std::chrono::duration<double>(seat.requests.clock.used()).count();
-    u.longest_reply_s = std::chrono::duration<double>(seat.requests.clock.longest()).count();
-    u.requests = seat.requests.clock.requests();
-    double cpu = std::chrono::duration<double>(seat.requests.cpu_in_requests).count();
+    u.wall_used_s = std::chrono::duration<double>(clock.used()).count();
+    u.longest_reply_s = std::chrono::duration<double>(clock.longest()).count();
+    u.requests = clock.requests();
+    double cpu = std::chrono::duration<double>(seat.exchange.cpu_in_requests()).count();
     if (process.main_reaped) {
         const auto& ru = process.main_usage;
-        cpu = std::max(cpu, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-                                ru.ru_stime.tv_usec / 1e6);
+        cpu = std::max(cpu, ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
         u.peak_memory_kib = ru.ru_maxrss;  // Linux: KiB, the main process's peak RSS
     }
     if (process.cpu_total_cache) cpu = std::max(cpu, std::chrono::duration<double>(*process.cpu_total_cache).count());
@@ -107,6 +179,8 @@ UsageStats ProcessTableImpl::usage(int s) const {
     u.cpu_used_s = cpu;
     return u;
 }
+
+SeatEnd ProcessTableImpl::seat_end(int s) const { return at(s).process.end(at(s).exchange.limit()); }
 
 }  // namespace process_table_detail
 

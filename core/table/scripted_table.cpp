@@ -17,6 +17,7 @@ Reply ScriptedTable::ask(int seat, std::string_view text, ReplyFramer framer) {
     Reply reply;
     if (status_.at(seat) != SeatStatus::ok) {
         reply.status = ReplyStatus::not_running;
+        reply.fault = reply_fault(reply.status, status_.at(seat), details_.at(seat));
         return reply;
     }
     transcript_.push_back(std::to_string(seat) + "> " + std::string(text));
@@ -43,8 +44,8 @@ Reply ScriptedTable::ask(int seat, std::string_view text, ReplyFramer framer) {
     if (!complete) {
         // An incomplete reply from a scripted bot behaves like a bot that stops talking.
         reply.status = answer.fault == ReplyStatus::ok ? ReplyStatus::timeout : answer.fault;
-        retire(seat, reply.status == ReplyStatus::timeout ? SeatStatus::timeout : SeatStatus::crashed,
-               to_string(reply.status));
+        retire(seat, status_after(reply.status), to_string(reply.status));
+        reply.fault = reply_fault(reply.status, status_.at(seat), details_.at(seat));
     }
     return reply;
 }

@@ -15,7 +15,7 @@
 #include "core/seat.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/game.hpp"
-#include "rules/seat_faults.hpp"
+#include "core/seat.hpp"
 
 namespace arb::ants {
 
@@ -32,7 +32,7 @@ struct AntsRefereeSettings {
 
 struct AntsMatchOutcome {
     std::vector<std::string> status;  // survived / eliminated / crashed / crashed 0 / timeout / invalid
-    std::vector<SeatFault> faults;    // per player: how a failed reply ended it (rules/seat_faults.hpp)
+    std::vector<SeatFault> faults;    // per player: how a failed reply ended it (core/seat.hpp)
     std::vector<int> playerturns;
     int game_length = 0;
     nlohmann::json replay;            // the whole replay file, original format

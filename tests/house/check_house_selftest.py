@@ -44,8 +44,8 @@ BREAKS = [
      "rules/game/game_referee.cpp:5: 'table.ask('"),
     ("driver: ask_all", "rules/game/game_referee.cpp", "void more(Table* table_) { table_->ask_all({}); }\n",
      "rules/game/game_referee.cpp:5: 'table_->ask_all('"),
-    ("driver: mapping", "rules/game/game_referee.cpp", "auto f = seat_fault(t, 0, s);\n",
-     "rules/game/game_referee.cpp:5: 'seat_fault('"),
+    ("driver: mapping", "rules/game/game_referee.cpp", "auto f = reply_fault(s, st, d);\n",
+     "rules/game/game_referee.cpp:5: 'reply_fault('"),
 ]
 
 

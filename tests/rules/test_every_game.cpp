@@ -14,7 +14,6 @@
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
 #include "rules/registry.hpp"
-#include "rules/seat_faults.hpp"
 #include "tests/rules/every_game_support.hpp"
 #include "tests/test_scratch.hpp"
 
@@ -255,26 +254,31 @@ TEST_CASE("every game: a bot's fault of each kind gives the same status in every
 }
 
 TEST_CASE("seat faults: one mapping from a failed reply to a status") {
-    ScriptedTable table({{{0, "a", "p0"}, [](std::string_view) { return ScriptedAnswer::text("x\n"); }},
-                         {{1, "b", "p1"}, [](std::string_view) { return ScriptedAnswer::text("x\n"); }}});
-    CHECK(seat_fault(table, 0, ReplyStatus::ok).status == SeatStatus::ok);
-    CHECK(!seat_fault(table, 0, ReplyStatus::ok).failed());
-    CHECK(seat_fault(table, 0, ReplyStatus::timeout).status == SeatStatus::timeout);
-    CHECK(seat_fault(table, 0, ReplyStatus::closed).status == SeatStatus::crashed);
-    const SeatFault flood = seat_fault(table, 0, ReplyStatus::overflow);
+    CHECK(reply_fault(ReplyStatus::ok, SeatStatus::ok, "").status == SeatStatus::ok);
+    CHECK(!reply_fault(ReplyStatus::ok, SeatStatus::ok, "").failed());
+    CHECK(reply_fault(ReplyStatus::timeout, SeatStatus::timeout, "no complete reply").status == SeatStatus::timeout);
+    CHECK(reply_fault(ReplyStatus::timeout, SeatStatus::timeout, "no complete reply").reason.empty());
+    CHECK(reply_fault(ReplyStatus::closed, SeatStatus::crashed, "exited with code 3").status == SeatStatus::crashed);
+    const SeatFault flood = reply_fault(ReplyStatus::overflow, SeatStatus::ok, "");
     CHECK(flood.status == SeatStatus::killed);
     CHECK(flood.reason == "reply over the size limit");
-    CHECK(seat_fault(table, 0, ReplyStatus::not_running).status == SeatStatus::crashed);
+    CHECK(reply_fault(ReplyStatus::not_running, SeatStatus::ok, "").status == SeatStatus::crashed);
     // A limit the table enforced stays a kill, with the table's reason, whatever the reply says.
-    table.retire(1, SeatStatus::killed, "memory limit of 100 MiB exceeded");
     for (const auto reply : {ReplyStatus::timeout, ReplyStatus::closed, ReplyStatus::overflow, ReplyStatus::not_running}) {
-        const SeatFault f = seat_fault(table, 1, reply);
+        const SeatFault f = reply_fault(reply, SeatStatus::killed, "memory limit of 100 MiB exceeded");
         CHECK(f.status == SeatStatus::killed);
         CHECK(f.reason == "memory limit of 100 MiB exceeded");
     }
     // A seat the referee retired earlier keeps that status for later requests.
+    CHECK(reply_fault(ReplyStatus::not_running, SeatStatus::illegal, "bad move").status == SeatStatus::illegal);
+    // The table types each failed reply once, with that mapping.
+    ScriptedTable table({{{0, "a", "p0"}, [](std::string_view) { return ScriptedAnswer::timeout(); }},
+                         {{1, "b", "p1"}, [](std::string_view) { return ScriptedAnswer::crash(); }}});
+    CHECK(table.ask(0, "go\n", one_line_framer()).fault.status == SeatStatus::timeout);
+    CHECK(table.ask(1, "go\n", one_line_framer()).fault.status == SeatStatus::crashed);
     table.retire(0, SeatStatus::illegal, "bad move");
-    CHECK(seat_fault(table, 0, ReplyStatus::not_running).status == SeatStatus::illegal);
+    CHECK(table.ask(0, "go\n", one_line_framer()).fault.status == SeatStatus::timeout);  // retired as timeout first
+    CHECK(table.ask(1, "go\n", one_line_framer()).fault.status == SeatStatus::crashed);
 }
 
 TEST_CASE("every game: option names follow one vocabulary, the older names are aliases") {
