@@ -164,49 +164,72 @@ struct ChildSetup {
         return error == 0 ? bp2::error_code{} : bp2::error_code(error, bp2::system_category());
     }
 
-    // 0, or the errno of the step that failed.
+    // The privileged steps of a start, in order; 0, or the errno of the step that failed.
     int run() {
         // The user's umask (the arbiter's own is 077): the view's folders, and what the bot writes.
         ::umask(umask_for_bot);
-        // Join the cgroups first, so the limits and counters cover everything the bot does.
-        // "0" is the writing task itself; see BotCgroup::join_files for why it is cheap.
+        int proc_self_stat = -1;
+        if (const int error = enter_cgroups_and_namespaces(proc_self_stat); error != 0) return error;
+        if (const int error = become_seat_user(); error != 0) return error;
+        if (const int error = tie_to_arbiter(proc_self_stat); error != 0) return error;
+        if (const int error = reset_signals_and_descriptors(); error != 0) return error;
+        for (int i = 0; i < limit_count; ++i) {
+            const rlimit value{limits[i].value, limits[i].value};
+            if (::setrlimit(limits[i].resource, &value) != 0) return errno;
+        }
+        if (dir != nullptr && ::chdir(dir) != 0) return errno;
+        // Last: from here on the filter applies to everything the child does, exec included.
+        if (syscall_filter != nullptr && ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, syscall_filter) != 0) return errno;
+        return 0;
+    }
+
+    // The cgroups first, so the limits and counters cover everything the bot does ("0" is the
+    // writing task itself; see BotCgroup::join_files for why it is cheap); then its cgroup
+    // namespace (its cgroups are the root there: /proc/self/cgroup names no arbiter), its
+    // network, and the view of a confined bot.
+    int enter_cgroups_and_namespaces(int& proc_self_stat) {
         for (int fd : *cgroup_fds) {
             if (::write(fd, "0", 1) != 1) return errno;
         }
-        // Its cgroups are the root of its cgroup namespace: /proc/self/cgroup names no arbiter.
         if (view != nullptr && ::unshare(CLONE_NEWCGROUP) != 0) return errno;
         if (netns_fd >= 0 && ::setns(netns_fd, CLONE_NEWNET) != 0) return errno;
-        int proc_self_stat = -1;
-        if (view != nullptr) {
-            if (const int error = enter_namespace_view(*view, proc_self_stat); error != 0) return error;
-            // Only for a bot that keeps root's id: the switch to a seat user below clears every
-            // capability, and with no_new_privs no program's file capabilities or set-user-ID bit
-            // gives any back, so the bounding set (41 calls, ~50 us of each start) is moot there.
-            if (user < 0)
-                if (const int error = drop_bounding_capabilities(); error != 0) return error;
-        }
-        // The seat's own user, before the parent-death signal (a change of user clears it).
-        // Raw system calls: glibc's wrappers would signal every thread of the (vforked-from)
-        // arbiter to change them all.
+        if (view == nullptr) return 0;
+        if (const int error = enter_namespace_view(*view, proc_self_stat); error != 0) return error;
+        // Only for a bot that keeps root's id: the switch to a seat user clears every capability,
+        // and with no_new_privs no program's file capabilities or set-user-ID bit gives any back,
+        // so the bounding set (41 calls, ~50 us of each start) is moot there.
+        return user < 0 ? drop_bounding_capabilities() : 0;
+    }
+
+    // The seat's own user, before the parent-death signal (a change of user clears it). Raw
+    // system calls: glibc's wrappers would signal every thread of the (vforked-from) arbiter to
+    // change them all.
+    int become_seat_user() {
         if (user >= 0) {
             if (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setresgid, user, user, user) != 0 ||
                 ::syscall(SYS_setresuid, user, user, user) != 0)
                 return errno;
         }
-        if (view != nullptr) {
-            if (const int error = drop_capabilities(); error != 0) return error;
-        }
-        // Own session and process group: the arbiter signals the whole group (shell wrappers'
-        // children too), and without a controlling terminal a bot cannot push keystrokes into
-        // the user's terminal (TIOCSTI).
+        return view != nullptr ? drop_capabilities() : 0;
+    }
+
+    // Own session and process group: the arbiter signals the whole group (shell wrappers'
+    // children too), and without a controlling terminal a bot cannot push keystrokes into the
+    // user's terminal (TIOCSTI). Death with the arbiter; the parent check closes the race where
+    // it died before prctl (in a new PID namespace getppid() is 0: the host's /proc, opened
+    // before, tells).
+    int tie_to_arbiter(int proc_self_stat) {
         if (::setsid() < 0) return errno;
-        // Die with the arbiter; the parent check closes the race where it died before prctl
-        // (in a new PID namespace getppid() is 0: the host's /proc, opened before, tells).
         if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return errno;
         const pid_t parent = view != nullptr ? host_parent_pid(proc_self_stat) : ::getppid();
         if (parent != parent_pid) ::_exit(127);
         if (proc_self_stat >= 0) ::close(proc_self_stat);
-        // The arbiter ignores SIGPIPE; bots get the default dispositions and an empty mask.
+        return 0;
+    }
+
+    // The arbiter ignores SIGPIPE; bots get the default dispositions and an empty mask, their
+    // pipes on 0, 1 and 2, the init's report on 3 and the descriptors passed on left open.
+    int reset_signals_and_descriptors() {
         struct sigaction dfl {};
         dfl.sa_handler = SIG_DFL;
         for (int sig = 1; sig < NSIG; ++sig) {
@@ -215,22 +238,13 @@ struct ChildSetup {
         sigset_t none;
         sigemptyset(&none);
         ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (::dup2(stdin_fd, STDIN_FILENO) < 0 || ::dup2(stdout_fd, STDOUT_FILENO) < 0 ||
-            ::dup2(stderr_fd, STDERR_FILENO) < 0) {
+        if (::dup2(stdin_fd, STDIN_FILENO) < 0 || ::dup2(stdout_fd, STDOUT_FILENO) < 0 || ::dup2(stderr_fd, STDERR_FILENO) < 0)
             return errno;
-        }
         // dup2 leaves it open across exec. Every descriptor passed on was placed above 3.
         if (status_report >= 0 && ::dup2(status_report, kStatusReportFd) != kStatusReportFd) return errno;
         if (inherited_fds != nullptr)
             for (int fd : *inherited_fds)
                 if (::fcntl(fd, F_SETFD, 0) != 0) return errno;
-        for (int i = 0; i < limit_count; ++i) {
-            const rlimit value{limits[i].value, limits[i].value};
-            if (::setrlimit(limits[i].resource, &value) != 0) return errno;
-        }
-        if (dir != nullptr && ::chdir(dir) != 0) return errno;
-        // Last: from here on the filter applies to everything the child does, exec included.
-        if (syscall_filter != nullptr && ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, syscall_filter) != 0) return errno;
         return 0;
     }
 
@@ -301,113 +315,105 @@ int confined_exit_status(int init_status, int init_status_read) {
     return init_status;
 }
 
-SpawnedBot spawn_bot(const SpawnRequest& request) {
-    prepare_arbiter_process();
+namespace {
 
-    Pipe in = make_pipe(request.bot_name);
-    Pipe out = make_pipe(request.bot_name);
-    Pipe err = make_pipe(request.bot_name);
+// What the child's exec takes, kept alive by the parent: the environment (the allowlisted part of
+// the arbiter's, with the bot's own entries added or replacing) and the arguments.
+struct ExecStrings {
+    std::vector<std::string> env;
+    std::vector<const char*> envp;
+    std::vector<const char*> argv;
+    std::string dir;
+};
 
-    std::vector<UniqueFd> cgroup_files;
-    std::vector<int> cgroup_fds;
-    for (const auto& path : request.cgroup_join_files) {
-        UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
-        if (!fd.valid()) {
-            throw UserError("bot '" + request.bot_name + "': cannot join cgroup " + path.string() + ": " +
-                            std::strerror(errno));
-        }
-        cgroup_fds.push_back(fd.get());
-        cgroup_files.push_back(std::move(fd));
-    }
-
-    // Environment: the allowlisted part of the arbiter's, with the bot's own entries added or replacing.
-    std::vector<std::string> env_strings;
+void make_exec_strings(const SpawnRequest& request, ExecStrings& out) {
     for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
         const std::string_view entry(*e);
         const std::string key(entry.substr(0, entry.find('=')));
-        if (!request.env.contains(key) && environment_passes(key, request.pass_env)) env_strings.emplace_back(entry);
+        if (!request.env.contains(key) && environment_passes(key, request.pass_env)) out.env.emplace_back(entry);
     }
-    for (const auto& [key, value] : request.env) env_strings.push_back(key + "=" + value);
-    std::vector<const char*> envp;
-    for (const auto& s : env_strings) envp.push_back(s.c_str());
-    envp.push_back(nullptr);
+    for (const auto& [key, value] : request.env) out.env.push_back(key + "=" + value);
+    for (const auto& e : out.env) out.envp.push_back(e.c_str());
+    out.envp.push_back(nullptr);
+    for (const auto& a : request.argv) out.argv.push_back(a.c_str());
+    out.argv.push_back(nullptr);
+    out.dir = request.dir.string();
+}
 
-    std::vector<const char*> argv;
-    for (const auto& a : request.argv) argv.push_back(a.c_str());
-    argv.push_back(nullptr);
+// The cgroups' files the child writes itself into, opened by the parent.
+std::vector<UniqueFd> open_cgroup_files(const SpawnRequest& request) {
+    std::vector<UniqueFd> files;
+    for (const auto& path : request.cgroup_join_files) {
+        UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+        if (!fd.valid())
+            throw UserError("bot '" + request.bot_name + "': cannot join cgroup " + path.string() + ": " + std::strerror(errno));
+        files.push_back(std::move(fd));
+    }
+    return files;
+}
 
-    const std::string dir = request.dir.string();
-    ChildSetup setup;
-    setup.parent_pid = ::getpid();
-    setup.umask_for_bot = bot_umask();
-    setup.stdin_fd = in.read_end.get();
-    setup.stdout_fd = out.write_end.get();
-    setup.stderr_fd = err.write_end.get();
-    setup.dir = dir.empty() ? nullptr : dir.c_str();
-    setup.envp = envp.data();
-    setup.cgroup_fds = &cgroup_fds;
-    setup.netns_fd = request.netns;
-    if (request.user) setup.user = static_cast<long>(*request.user);
+void set_limits(ChildSetup& setup, const ChildResourceLimits& limits) {
     auto add_limit = [&](int resource, std::uint64_t value) {
         setup.limits[setup.limit_count++] = {resource, static_cast<rlim_t>(value)};
     };
-    add_limit(RLIMIT_CORE, request.limits.core_dumps ? RLIM_INFINITY : 0);
-    if (request.limits.address_space_bytes) add_limit(RLIMIT_AS, *request.limits.address_space_bytes);
-    if (request.limits.cpu_seconds) add_limit(RLIMIT_CPU, *request.limits.cpu_seconds);
-    if (request.limits.processes) add_limit(RLIMIT_NPROC, *request.limits.processes);
-    if (request.limits.file_size_bytes) add_limit(RLIMIT_FSIZE, *request.limits.file_size_bytes);
-    if (request.syscall_filter) setup.syscall_filter = &*request.syscall_filter;
-    // The init's report: above the descriptors a child sets up, so that moving it to 3 clobbers nothing.
+    add_limit(RLIMIT_CORE, limits.core_dumps ? RLIM_INFINITY : 0);
+    if (limits.address_space_bytes) add_limit(RLIMIT_AS, *limits.address_space_bytes);
+    if (limits.cpu_seconds) add_limit(RLIMIT_CPU, *limits.cpu_seconds);
+    if (limits.processes) add_limit(RLIMIT_NPROC, *limits.processes);
+    if (limits.file_size_bytes) add_limit(RLIMIT_FSIZE, *limits.file_size_bytes);
+}
+
+// The init's report: above the descriptors a child sets up, so that moving it to 3 clobbers
+// nothing; read once the init is reaped, never waited on.
+Pipe status_pipe(const SpawnRequest& request) {
     Pipe status;
-    if (request.init_reports_status || request.confined) {
-        status = make_pipe(request.bot_name);
-        status.write_end.reset(::fcntl(status.write_end.get(), F_DUPFD_CLOEXEC, kStatusReportFd + 1));
-        ::fcntl(status.read_end.get(), F_SETFL, O_NONBLOCK);  // read once the init is reaped, never waited on
-        if (!status.write_end.valid()) throw UserError("bot '" + request.bot_name + "': cannot create a pipe: " + std::strerror(errno));
-    }
-    setup.inherited_fds = &request.inherited_fds;
-    for (int fd : request.inherited_fds)
-        if (fd <= kStatusReportFd) throw UserError("bot '" + request.bot_name + "': descriptor " + std::to_string(fd) + " cannot be passed on");
+    if (!request.init_reports_status && !request.confined) return status;
+    status = make_pipe(request.bot_name);
+    status.write_end.reset(::fcntl(status.write_end.get(), F_DUPFD_CLOEXEC, kStatusReportFd + 1));
+    ::fcntl(status.read_end.get(), F_SETFL, O_NONBLOCK);
+    if (!status.write_end.valid()) throw UserError("bot '" + request.bot_name + "': cannot create a pipe: " + std::strerror(errno));
+    return status;
+}
 
-    if (request.confined) {
-        NamespaceView view = namespace_view(*request.confined, request.view_options);
-        view.status_report = status.write_end.get();
-        setup.view = &view;
-        setup.dir = nullptr;  // the view starts it in its folder
-        const std::string path = request.executable.string();
-        ConfinedLaunch launch;
-        launch.setup = &setup;
-        launch.path = path.c_str();
-        launch.argv = const_cast<char* const*>(argv.data());
-        std::unique_lock registering(main_processes_mutex);
-        const pid_t pid = spawn_confined(launch);
-        if (launch.error != 0) {
-            if (pid > 0) ::waitpid(pid, nullptr, 0);
-            const std::string step = view.failed_step != nullptr ? std::string(" (") + view.failed_step + ")" : "";
-            throw UserError("bot '" + request.bot_name + "': cannot start '" + path + "'" +
-                            (launch.program_failed ? ": " : " in its sandbox" + step + ": ") + std::strerror(launch.error));
-        }
-        main_processes.insert(pid);
-        registering.unlock();
-        SpawnedBot bot = spawned(pid, in, out, err);
-        bot.init_status_read = std::move(status.read_end);
-        return bot;
+// Confined by the arbiter's namespaces: the child is cloned into them (Boost.Process only forks).
+pid_t spawn_in_namespaces(const SpawnRequest& request, ChildSetup& setup, ExecStrings& strings, int status_report) {
+    NamespaceView view = namespace_view(*request.confined, request.view_options);
+    view.status_report = status_report;
+    setup.view = &view;
+    setup.dir = nullptr;  // the view starts it in its folder
+    const std::string path = request.executable.string();
+    ConfinedLaunch launch;
+    launch.setup = &setup;
+    launch.path = path.c_str();
+    launch.argv = const_cast<char* const*>(strings.argv.data());
+    std::unique_lock registering(main_processes_mutex);
+    const pid_t pid = spawn_confined(launch);
+    if (launch.error != 0) {
+        if (pid > 0) ::waitpid(pid, nullptr, 0);
+        const std::string step = view.failed_step != nullptr ? std::string(" (") + view.failed_step + ")" : "";
+        throw UserError("bot '" + request.bot_name + "': cannot start '" + path + "'" +
+                        (launch.program_failed ? ": " : " in its sandbox" + step + ": ") + std::strerror(launch.error));
     }
+    main_processes.insert(pid);
+    return pid;
+}
 
-    // A private context: the launcher notifies it of the fork, and the table's own context
-    // (with its registered descriptors) stays out of the child. vfork, not fork: the child
-    // allocates (the context's fork notice) before exec, and in a forked copy of this
-    // multi-threaded process a lock another thread held at the fork would never be released
-    // (it hung under ASan); a vfork child shares the parent's memory and its live locks.
+// Unconfined, or under bwrap: Boost.Process's vfork launcher. A private context: the launcher
+// notifies it of the fork, and the table's own context (with its registered descriptors) stays
+// out of the child. vfork, not fork: the child allocates (the context's fork notice) before exec,
+// and in a forked copy of this multi-threaded process a lock another thread held at the fork
+// would never be released (it hung under ASan); a vfork child shares the parent's memory and its
+// live locks.
+pid_t spawn_plain(const SpawnRequest& request, ChildSetup& setup, ExecStrings& strings, int status_report) {
     boost::asio::io_context spawn_context;
     bp2::posix::vfork_launcher launcher;
     launcher.fd_whitelist.insert(launcher.fd_whitelist.end(), request.inherited_fds.begin(), request.inherited_fds.end());
-    if (status.write_end.valid()) {
-        setup.status_report = status.write_end.get();
+    if (status_report >= 0) {
+        setup.status_report = status_report;
         launcher.fd_whitelist.push_back(kStatusReportFd);
     }
     bp2::error_code ec;
-    const char** argv_data = argv.data();
+    const char** argv_data = strings.argv.data();
     // Held from the fork until the pid is registered: the zombie sweep of another seat must not
     // reap a bot that exits at once before its table knows it is a main process.
     std::unique_lock registering(main_processes_mutex);
@@ -415,14 +421,48 @@ SpawnedBot spawn_bot(const SpawnRequest& request) {
     if (ec) {
         // The child ran but could not exec (bad dir, exec failure): it exited; reap it.
         if (launcher.pid > 0) ::waitpid(launcher.pid, nullptr, 0);
-        throw UserError("bot '" + request.bot_name + "': cannot start '" + request.executable.string() +
-                        "': " + ec.message());
+        throw UserError("bot '" + request.bot_name + "': cannot start '" + request.executable.string() + "': " + ec.message());
     }
     const pid_t pid = process.id();
     main_processes.insert(pid);
-    registering.unlock();
     // We reap with waitpid ourselves (by process group, after the group is killed).
     process.detach();
+    return pid;
+}
+
+}  // namespace
+
+SpawnedBot spawn_bot(const SpawnRequest& request) {
+    prepare_arbiter_process();
+    Pipe in = make_pipe(request.bot_name);
+    Pipe out = make_pipe(request.bot_name);
+    Pipe err = make_pipe(request.bot_name);
+    const std::vector<UniqueFd> cgroup_files = open_cgroup_files(request);
+    std::vector<int> cgroup_fds;
+    for (const auto& fd : cgroup_files) cgroup_fds.push_back(fd.get());
+    ExecStrings strings;
+    make_exec_strings(request, strings);
+
+    ChildSetup setup;
+    setup.parent_pid = ::getpid();
+    setup.umask_for_bot = bot_umask();
+    setup.stdin_fd = in.read_end.get();
+    setup.stdout_fd = out.write_end.get();
+    setup.stderr_fd = err.write_end.get();
+    setup.dir = strings.dir.empty() ? nullptr : strings.dir.c_str();
+    setup.envp = strings.envp.data();
+    setup.cgroup_fds = &cgroup_fds;
+    setup.netns_fd = request.netns;
+    if (request.user) setup.user = static_cast<long>(*request.user);
+    set_limits(setup, request.limits);
+    if (request.syscall_filter) setup.syscall_filter = &*request.syscall_filter;
+    Pipe status = status_pipe(request);
+    setup.inherited_fds = &request.inherited_fds;
+    for (int fd : request.inherited_fds)
+        if (fd <= kStatusReportFd) throw UserError("bot '" + request.bot_name + "': descriptor " + std::to_string(fd) + " cannot be passed on");
+
+    const pid_t pid = request.confined ? spawn_in_namespaces(request, setup, strings, status.write_end.get())
+                                       : spawn_plain(request, setup, strings, status.write_end.get());
     SpawnedBot bot = spawned(pid, in, out, err);
     bot.init_status_read = std::move(status.read_end);
     return bot;

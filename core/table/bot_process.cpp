@@ -46,6 +46,13 @@ void BotProcess::started(pid_t started_pid, bool confined, UniqueFd init_status,
     watch_exit(std::move(on_exit));
 }
 
+void BotProcess::hold(StartedSeat& started) {
+    user = std::move(started.user);
+    netns = std::move(started.netns);
+    folder_scratch = std::move(started.folder_scratch);
+    cgroup = std::move(started.cgroup);
+}
+
 void BotProcess::watch_exit(std::function<void()> on_exit) {
     exit_watch_->async_wait(asio::posix::stream_descriptor::wait_read,
                             [this, on_exit = std::move(on_exit)](const boost::system::error_code& ec) {

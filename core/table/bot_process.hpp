@@ -17,10 +17,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 
-#include "core/confine/bot_limits.hpp"
-#include "core/confine/folder_overlay.hpp"
-#include "core/confine/namespace_sandbox.hpp"
-#include "core/confine/seat_users.hpp"
+#include "core/confine/launcher.hpp"
 #include "core/table/process_table.hpp"
 #include "core/table/seat_exchange.hpp"
 #include "core/unique_fd.hpp"
@@ -46,6 +43,9 @@ public:
     void bury() override;
 
     // ---- the table's side
+    // What the started seat holds until its processes are gone: its user, network, folder's
+    // scratch and cgroup.
+    void hold(StartedSeat& started);
     // The started process (pid == its process group), watched for its exit: `on_exit` runs in
     // the event loop once it is collected.
     void started(pid_t started_pid, bool confined, UniqueFd init_status, asio::io_context& ctx, std::function<void()> on_exit);

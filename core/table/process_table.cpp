@@ -33,12 +33,11 @@ void say_what_a_user_sandbox_lacks(const std::string& limits) {
 namespace process_table_detail {
 
 ProcessTableImpl::ProcessTableImpl(std::vector<SeatLaunch> launches, TableOptions options)
-    : options_(std::move(options)), limits_plan_(plan_limits(options_.limits)),
-      sandbox_plan_(plan_sandbox(options_.limits.sandbox)), transcript_(options_.transcript_path),
+    : options_(std::move(options)), launcher_(make_launcher(options_)), transcript_(options_.transcript_path),
       shared_port_(ctx_, launches) {
-    if (sandbox_plan_.namespaces && !host_root()) say_what_a_user_sandbox_lacks(limits_plan_.mechanism);
+    if (launcher_->sandbox_plan().namespaces && !host_root()) say_what_a_user_sandbox_lacks(launcher_->limits_plan().mechanism);
     for (auto& launch : launches) {
-        auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch), options_, sandbox_plan_.program_depth(),
+        auto& seat = *seats_.emplace_back(std::make_unique<Seat>(std::move(launch), options_, launcher_->program_depth(),
                                                                  transcript_, read_memory_.chunk));
         const ChannelSeat channel{seat.exchange, ctx_, seat.launch, options_.limits.max_line_bytes, read_memory_.chunk,
                                   shared_port_, read_memory_.per_seat.emplace_back()};
@@ -66,8 +65,8 @@ Seat& ProcessTableImpl::at(int seat) const {
 }
 
 void ProcessTableImpl::start_all() {
-    transcript_.header(fmt::format("# limits: {}; memory {} MiB; sandbox: {}", limits_plan_.mechanism,
-                                   options_.limits.memory_mib, sandbox_plan_.description));
+    transcript_.header(fmt::format("# limits: {}; memory {} MiB; sandbox: {}", launcher_->limits_plan().mechanism,
+                                   options_.limits.memory_mib, launcher_->sandbox_plan().description));
     for (const auto& seat : seats_)
         transcript_.header(fmt::format("# seat {}: bot {}: {}", seat->launch.info.label, seat->launch.bot.name,
                                        seat->launch.bot.command));

@@ -22,8 +22,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "core/channel/channel.hpp"
-#include "core/confine/bot_limits.hpp"
-#include "core/confine/sandbox.hpp"
+#include "core/confine/launcher.hpp"
 #include "core/table/bot_process.hpp"
 #include "core/table/process_table.hpp"
 #include "core/table/seat_exchange.hpp"
@@ -81,9 +80,7 @@ public:
     void close() override;
     UsageStats usage(int seat) const override;
     SeatEnd seat_end(int seat) const override;
-    std::string limit_mechanism() const override {
-        return limits_plan_.mechanism + (sandbox_plan_.confined() ? ", " + sandbox_plan_.description + " sandbox" : "");
-    }
+    std::string limit_mechanism() const override { return launcher_->description(); }
 
     void start_all();
 
@@ -99,8 +96,7 @@ private:
     ReadMemory read_memory_;  // outlives ctx_ and its queued operations
     asio::io_context ctx_{1};  // one thread; declared before the seats: outlives every descriptor
     TableOptions options_;
-    LimitsPlan limits_plan_;
-    SandboxPlan sandbox_plan_;
+    std::unique_ptr<Launcher> launcher_;  // none, namespaces or bwrap: chosen once
     Transcript transcript_;
     std::vector<std::unique_ptr<Seat>> seats_;
     bool closed_ = false;
