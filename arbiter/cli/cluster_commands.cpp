@@ -181,9 +181,7 @@ void run_job_command(const RunJobArgs& a) {
     if (!a.logs.empty()) direct_files_into(request, game, a.logs, "--logs");  // the match's folder
     if (fs::is_directory(a.out)) throw UserError(fmt::format("--out {}: a folder, not a file name", a.out));
     const tournament::JobResult result =
-        tournament::play_job({job.tournament, {job.job.match, request}}, [&game](const MatchRequest& r) {
-            return run_match(game, r);
-        });
+        tournament::play_job({job.tournament, {job.job.match, request}}, tournament::real_matches(game));
     if (const fs::path parent = fs::path(a.out).parent_path(); !parent.empty()) ensure_folder(parent, "--out");
     tournament::write_json_file(a.out, tournament::result_to_json(result));
     std::string ranks;

@@ -215,7 +215,7 @@ private:
 // Plays the missing matches, a few deal sets at a time, until the SPRT decides or every deal set
 // is played. Returns false when interrupted.
 bool play(const HeadToHead& h, rating::Store& store, std::map<std::string, MatchRecord>& stored, Progress& progress) {
-    const tournament::MatchFunction play_one = [&h](const MatchRequest& r) { return run_match(*h.game, r); };
+    const tournament::MatchFunction play_one = tournament::real_matches(*h.game);
     const int batch = std::max(1, (h.jobs + h.seats - 1) / h.seats);
     int checked = 0;  // deal sets whose prefixes are known to stay between the bounds
     for (int next = 0; next < h.deal_sets;) {

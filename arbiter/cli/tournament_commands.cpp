@@ -96,7 +96,7 @@ void run_tournament_command(const TournamentArgs& a) {
                  tournament::participants_of(c).size(), c.rounds ? fmt::format("{} rounds", *c.rounds) : "",
                  c.time_budget_s ? fmt::format(" time budget {} s", *c.time_budget_s) : "", options.jobs);
     options.stop_requested = interrupt_requested;
-    tournament::TournamentRunner runner(c, game, store, [&game](const MatchRequest& r) { return run_match(game, r); },
+    tournament::TournamentRunner runner(c, game, store, tournament::real_matches(game),
                                         tournament::fit_rating_model, options);
     const InterruptScope interrupts;  // Ctrl-C: finish and store the matches in progress, then stop
     const auto outcome = runner.run();
@@ -166,7 +166,7 @@ void run_ladder_command(const LadderArgs& a) {
     auto store = rating::Store::open(a.common.db, rating::OpenMode::create_or_open);
     request.stop_requested = interrupt_requested;
     const InterruptScope interrupts;  // Ctrl-C: finish and store the matches in progress, then stop
-    const auto outcome = ladder::run_ladder(request, game, store, [&game](const MatchRequest& r) { return run_match(game, r); });
+    const auto outcome = ladder::run_ladder(request, game, store, tournament::real_matches(game));
     if (outcome.interrupted) {
         std::cout << fmt::format("ladder {}: INTERRUPTED after {} matches this run (stored; run the same command "
                                  "again to resume)\n",

@@ -5,6 +5,10 @@
 
 namespace arb::tournament {
 
+MatchFunction real_matches(const GameDescriptor& game) {
+    return [&game](const MatchRequest& request) { return run_match(game, request); };
+}
+
 int core_count() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 WorkerPool::WorkerPool(int threads, const MatchFunction& play, std::function<bool()> stop_requested)

@@ -24,6 +24,10 @@ namespace arb::tournament {
 // stops the tournament).
 using MatchFunction = std::function<MatchRecord(const MatchRequest&)>;
 
+// The production MatchFunction: arb::run_match with `game` (which outlives it), so that a played
+// record comes back to the tournament from the match room, not through its caller.
+MatchFunction real_matches(const GameDescriptor& game);
+
 int core_count();
 
 struct Job {

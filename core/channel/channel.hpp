@@ -163,8 +163,9 @@ public:
     virtual void read_now() {}
     // The bot exited while a request was open: what it wrote before goes through the framer.
     virtual void read_after_exit() {}
-    // The open request ended (ok or not).
-    virtual void reply_ended(bool /*ok*/) {}
+    // The open request failed (a timeout, a broken channel, a reply over the cap): an exchange
+    // of its own is closed, so that a late answer is never read as a later reply.
+    virtual void reply_failed() {}
     // The received text of an unfinished reply (quoted in a failure's details).
     std::string_view unfinished() const { return lines_.pending(); }
 

@@ -81,10 +81,7 @@ public:
     void attach_remote(const std::string& url) override;
     bool exchange_per_request() const override { return true; }
     bool request(std::string_view text) override;
-    void reply_ended(bool ok) override {
-        retry_timer_.cancel();
-        if (!ok || !connection_ || !connection_->reusable) end();
-    }
+    void reply_failed() override { end(); }
     void stop() override { end(); }
     void release() override { end(); }
 
@@ -260,6 +257,9 @@ void HttpChannel::deliver(std::string_view body) {
     }
     lines_.clear();
     if (events_.pending()) events_.finish(ReplyStatus::ok, {});
+    // The reply is over: its connection is kept for the next request if the bot keeps it.
+    retry_timer_.cancel();
+    if (!connection_ || !connection_->reusable) end();
 }
 
 void HttpChannel::end() {

@@ -95,8 +95,8 @@ void SeatExchange::finish(ReplyStatus status, std::string why) {
     reply.wall = SteadyClock::now() - (active.write_done ? active.written : active.started);
     if (active.write_done && reply.wall >= kCpuSampleFloor) sample_cpu(reply);
     if (active.charged) clock_.charge(reply.wall);
-    channel_->reply_ended(status == ReplyStatus::ok);
     if (status == ReplyStatus::ok) return process_.rest();
+    channel_->reply_failed();
     fail(status, std::move(why));
 }
 
