@@ -1,7 +1,7 @@
 #pragma once
 // A seat's channel: how a request reaches the bot and how its reply comes back. One class per
-// ChannelKind (core/table_settings.hpp), each behind the same interface, which the table's
-// request lifecycle (process_table_requests.cpp) calls without asking which kind it has:
+// ChannelKind (core/table_settings.hpp), each behind the same interface, which the seat's
+// exchange (core/table/seat_exchange.hpp) calls without asking which kind it has:
 //   channel_lines.cpp  what stdio and TCP share (LineChannel: the outbox written as the bot reads,
 //                      replies cut into lines and framed); the stdio channel (the bot's pipes)
 //   channel_tcp.cpp    loopback TCP, the bot connects (smart-dog); the shared port of `join TOKEN`
