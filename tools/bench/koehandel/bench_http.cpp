@@ -1,8 +1,9 @@
 // Round trip of one request through the ProcessTable, per channel (docs/benchmarks.md,
 // "Koehandel"). Usage:
-//   bench_koehandel_http stdio|http "COMMAND LINE" ROUNDS
+//   bench_koehandel_http stdio|http "COMMAND LINE" ROUNDS [LOG_DIR]
 // stdio: the bot echoes lines on its stdin/stdout; http: the bot serves GET on $ARBITER_PORT.
-// Prints one line: channel=... rounds=... median_us=... p90_us=...
+// The request is bench_request.hpp's. LOG_DIR: the bot's stderr goes to LOG_DIR/p0.stderr.log
+// (echo_bot writes there what it served). Prints one line: channel=... rounds=... median_us=... p90_us=...
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,13 +13,14 @@
 
 #include "core/bot_spec.hpp"
 #include "core/table/process_table.hpp"
+#include "bench_request.hpp"
 
 using namespace arb;
 using SteadyClock = std::chrono::steady_clock;
 
 int main(int argc, char** argv) {
-    if (argc != 4) {
-        std::fprintf(stderr, "usage: bench_koehandel_http stdio|http \"COMMAND\" ROUNDS\n");
+    if (argc != 4 && argc != 5) {
+        std::fprintf(stderr, "usage: bench_koehandel_http stdio|http \"COMMAND\" ROUNDS [LOG_DIR]\n");
         return 2;
     }
     const std::string mode = argv[1];
@@ -29,8 +31,11 @@ int main(int argc, char** argv) {
     launch.time.per_request = std::chrono::seconds(5);
     launch.channel = mode == "http" ? ChannelKind::http_server : ChannelKind::stdio;
     std::vector<SeatLaunch> seats{launch};
-    auto table = ProcessTable::launch(std::move(seats), TableOptions{});
-    const std::string request = mode == "http" ? "/?market=1&id=1&type=auction&goods=F&money=tttt" : "?market=1&id=1&type=auction&goods=F&money=tttt\n";
+    TableOptions options;
+    if (argc == 5) options.log_dir = argv[4];
+    auto table = ProcessTable::launch(std::move(seats), options);
+    const std::string query(koehandel_bench::kQuery);
+    const std::string request = mode == "http" ? "/" + query : query + "\n";
     // The first request waits for the bot to listen: not measured.
     if (!table->ask(0, request, one_line_framer()).ok()) {
         std::fprintf(stderr, "first request failed\n");
