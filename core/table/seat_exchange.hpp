@@ -81,6 +81,23 @@ struct BeginOptions {
     bool fresh_reply = false;  // Request::fresh_reply
 };
 
+// One request being answered by a seat. Outside SeatExchange: clang cannot default-construct a
+// class nested in the one whose members it initialises.
+struct ActiveRequest {
+    Reply* reply = nullptr;
+    ReplyFramer framer;
+    SteadyClock::time_point started;
+    SteadyClock::time_point written;
+    bool write_done = false;
+    bool done = false;
+    bool charged = true;
+    std::optional<Nanos> wait;  // allowance + grace, nullopt = unlimited
+    std::optional<SteadyClock::time_point> deadline;
+    std::optional<Nanos> run_delay_at_write;  // the bot's run-queue wait when the clock started
+    Nanos thread_cpu_at_write{0};             // its main thread's CPU then
+    Nanos compensated{0};                     // deadline extension granted so far
+};
+
 class SeatExchange final : public ChannelEvents {
 public:
     // `memory_mib` names the limit when the kernel kills the bot for it; `label` outlives this.
@@ -136,22 +153,6 @@ public:
     void transcript(char direction, std::string_view text) override { transcript_.seat_line(label_, direction, text); }
 
 private:
-    // One request being answered.
-    struct ActiveRequest {
-        Reply* reply = nullptr;
-        ReplyFramer framer;
-        SteadyClock::time_point started;
-        SteadyClock::time_point written;
-        bool write_done = false;
-        bool done = false;
-        bool charged = true;
-        std::optional<Nanos> wait;  // allowance + grace, nullopt = unlimited
-        std::optional<SteadyClock::time_point> deadline;
-        std::optional<Nanos> run_delay_at_write;  // the bot's run-queue wait when the clock started
-        Nanos thread_cpu_at_write{0};             // its main thread's CPU then
-        Nanos compensated{0};                     // deadline extension granted so far
-    };
-
     void sample_cpu(Reply& reply);
     void fail(ReplyStatus status, std::string why);
     bool compensate_starvation();
