@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/bot_spec.hpp"
 #include "core/match_record.hpp"
 #include "core/table_settings.hpp"
@@ -105,6 +107,29 @@ struct VerifyOutcome {
 // layout of the games whose bots each play one seat (Planowanie, Ants).
 std::vector<SeatPlan> one_seat_per_bot(const MatchRequest& request, const TimeControl& time);
 
+// A replay or log the viewer opens without a record to say its game.
+struct ReplayText {
+    std::filesystem::path path;
+    std::string text;                      // its contents, read within kMaxReplayBytes
+    const nlohmann::json* json = nullptr;  // parsed, when the text is a JSON object
+};
+// The largest replay or log any game writes: what the viewer reads of a file at most.
+inline constexpr std::size_t kMaxReplayBytes = std::size_t{64} << 20;
+
+// How `arbiter view` shows a game's matches. The viewer names no game: it asks each game's.
+struct GameViewer {
+    std::string_view script;                   // the page's renderer (JavaScript), compiled in
+    std::string kind;                          // "an Ants replay": said when a file is no game's
+    std::string example_replay = "game.txt";   // the --replay name that help and examples show
+    bool replay_is_folder = false;             // a folder of logs, read with its record (Koehandel)
+    // Whether a file is this game's replay or log (a look at its shape; `read` checks the rest).
+    std::function<bool(const ReplayText&)> recognises;
+    // The page's "replay" data from it. Throws UserError naming the file and what is wrong.
+    std::function<nlohmann::json(const ReplayText&)> read;
+    // For a replay that is a folder: its data, replayed with the record's seed and options.
+    std::function<nlohmann::json(const MatchRecord&, const std::filesystem::path&)> read_folder;
+};
+
 struct GameDescriptor {
     std::string name;      // "planowanie"
     std::string summary;   // one line for `arbiter games`
@@ -121,6 +146,8 @@ struct GameDescriptor {
     std::function<RefereeResult(const MatchRequest&, Table&)> referee;
     // Optional: checks a recorded game (the original engine's or ours) against our engine.
     std::function<VerifyOutcome(const std::filesystem::path&)> verify;
+    // How its matches are shown (arbiter/view).
+    GameViewer viewer;
 };
 
 }  // namespace arb

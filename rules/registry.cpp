@@ -1,5 +1,7 @@
 #include "rules/registry.hpp"
 
+#include <stdexcept>
+
 #include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 #include "rules/ants/ants_game.hpp"
@@ -10,11 +12,22 @@
 
 namespace arb {
 
-const std::vector<GameDescriptor>& all_games() {
-    static const std::vector<GameDescriptor> games = {planowanie::describe_game(), ants::describe_game(),
-                                                      samurai::describe_game(), smartdog::describe_game(),
-                                                      koehandel::describe_game()};
-    return games;
+namespace {
+
+std::deque<GameDescriptor>& games() {
+    static std::deque<GameDescriptor> list = {planowanie::describe_game(), ants::describe_game(), samurai::describe_game(),
+                                             smartdog::describe_game(), koehandel::describe_game()};
+    return list;
+}
+
+}  // namespace
+
+const std::deque<GameDescriptor>& all_games() { return games(); }
+
+void add_game(GameDescriptor game) {
+    for (const auto& g : games())
+        if (g.name == game.name) throw std::invalid_argument("a game named '" + game.name + "' exists already");
+    games().push_back(std::move(game));
 }
 
 const GameDescriptor& find_game(const std::string& name) {

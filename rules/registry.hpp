@@ -1,14 +1,19 @@
 #pragma once
-// Every game the arbiter knows, by name.
+// Every game the arbiter knows, by name: the five contest games, and any game a program adds
+// before it plays (a test's toy game).
+#include <deque>
 #include <string>
-#include <vector>
 
 #include "rules/game.hpp"
 
 namespace arb {
 
-const std::vector<GameDescriptor>& all_games();
+// In the order they were added; a reference to one stays valid while the program runs.
+const std::deque<GameDescriptor>& all_games();
 // Throws UserError listing the known games when the name is unknown.
 const GameDescriptor& find_game(const std::string& name);
+// Adds a game described by its descriptor alone. Not thread-safe: before any match is played.
+// Throws std::invalid_argument when a game of that name exists.
+void add_game(GameDescriptor game);
 
 }  // namespace arb

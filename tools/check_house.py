@@ -5,7 +5,9 @@
 
 1. Layers: the folders are the layers (core -> rating, rules -> arbiter -> tools, tests), and no
    #include runs from a lower layer to a higher one; inside arbiter/ the same holds for
-   match -> tournament -> ladder, report, view -> cli; a game folder includes no other game's folder;
+   match -> tournament -> ladder, report, view -> cli; a game folder includes no other game's folder,
+   and nothing of arbiter/ includes a game's folder (a game reaches the arbiter through its
+   descriptor, rules/game.hpp, and the registry);
    inside core/ the rooms stand in the order of CORE_ROOMS (its own files, confine/, channel/,
    table/): a room includes nothing of a room above it.
 2. Sizes: no source file over 600 lines and no function over 150, unless the file's first lines
@@ -124,6 +126,10 @@ def include_breaches(repo, path):
                 breaches.append(f"{path}:{number}: includes {target}, from the room {target_room} above its own ({room})")
                 continue
             mine, theirs = game_folder(path), game_folder(target)
+            if theirs and path.startswith("arbiter/"):
+                breaches.append(f"{path}:{number}: includes the {theirs} game's {target}; the arbiter reaches a game "
+                                "through its descriptor (rules/game.hpp) and the registry")
+                continue
             if mine and theirs and mine != theirs:
                 breaches.append(f"{path}:{number}: the {mine} game includes the {theirs} game's {target}")
     return breaches

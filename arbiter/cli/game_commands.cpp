@@ -68,15 +68,6 @@ std::vector<std::string> other_flag_names(const GameOptionSpec& spec) {
     return names;
 }
 
-// The file name each game's replay usually has (Koehandel writes a folder of player logs).
-std::string replay_name(const std::string& game) {
-    static const std::map<std::string, std::string> names = {{"planowanie", "game.json"}, {"ants", "game.replay.json"},
-                                                             {"samurai", "game.dighere"}, {"smartdog", "game.txt"},
-                                                             {"koehandel", "logs/"}};
-    const auto it = names.find(game);
-    return it == names.end() ? game + ".replay" : it->second;
-}
-
 std::string play_example(const GameDescriptor& game) {
     std::string example = "Example:\n  arbiter play " + game.name;
     for (const auto& spec : game.options)
@@ -85,14 +76,13 @@ std::string play_example(const GameDescriptor& game) {
         const char name = static_cast<char>('a' + b);
         example += fmt::format(" --bot \"name={} cmd=./bot_{}\"", name, name);
     }
-    return example + " --seed 3 --replay " + replay_name(game.name);
+    return example + " --seed 3 --replay " + game.viewer.example_replay;
 }
 
 std::string match_stem(const std::string& game, std::uint64_t seed, int rotation) {
     return fmt::format("{}-seed{}-r{}", game, seed, rotation);
 }
 
-bool replay_is_folder(const std::string& game) { return replay_name(game).back() == '/'; }
 
 // The folder of this run: --out, else a new one under arbiter-out/ named by game, seed and UTC
 // time, so a second run never overwrites the first.
@@ -117,7 +107,7 @@ std::filesystem::path match_folder(const GameDescriptor& game, const PlayArgs& a
 // --replay names a file in every game; Koehandel writes a folder of player logs, so there it must
 // name a folder (ends in '/', exists as one, or has no extension).
 void check_replay_path(const GameDescriptor& game, const std::string& path) {
-    if (path.empty() || !replay_is_folder(game.name)) return;
+    if (path.empty() || !game.viewer.replay_is_folder) return;
     const std::filesystem::path p = path;
     if (path.back() == '/' || std::filesystem::is_directory(p) || !p.has_extension()) return;
     throw UserError(fmt::format("--replay: {} writes a folder (one log per player), not a file like '{}'; give a folder, "
@@ -155,7 +145,7 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
             args.transcript_dir.empty() ? folder : std::filesystem::path(args.transcript_dir);
         ensure_folder(transcript_dir, "--transcript");
         request.transcript_path = transcript_dir / (stem + ".transcript");
-        const std::string replay_file = replay_is_folder(game.name) ? stem + "-" + game.replay_file
+        const std::string replay_file = game.viewer.replay_is_folder ? stem + "-" + game.replay_file
                                                                     : stem + "." + game.replay_file;
         request.replay_path = args.replay_path.empty() ? folder / replay_file : suffixed(args.replay_path);
         if (count > 1) spdlog::info("rotation {}/{}", r + 1, count);
@@ -166,7 +156,7 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
         print_match_result(std::cout, record);
         print_stderr_tails(std::cout, record);
         std::cout << "record: " << record_path.string() << "\n"
-                  << "replay: " << request.replay_path.string() << (replay_is_folder(game.name) ? "/" : "") << "\n"
+                  << "replay: " << request.replay_path.string() << (game.viewer.replay_is_folder ? "/" : "") << "\n"
                   << "transcript: " << request.transcript_path.string() << "\n"
                   << "logs: " << request.log_dir.string() << "\n";
         records.push_back(std::move(record));
@@ -215,7 +205,7 @@ void add_game_commands(CLI::App& app) {
                         "arbiter-out/GAME-seedN-TIME)");
         sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in the folder)");
         sub->add_option("--replay", args->replay_path,
-                        replay_is_folder(game.name) ? "Write the game's player logs into this folder (default: in the folder)"
+                        game.viewer.replay_is_folder ? "Write the game's player logs into this folder (default: in the folder)"
                                                     : "Write the game's replay/log file here (default: in the folder)");
         // The name this game's replay had before every game called it --replay.
         if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
@@ -249,10 +239,10 @@ void add_game_commands(CLI::App& app) {
         auto path = std::make_shared<std::string>();
         auto* sub = verify->add_subcommand(game.name, "Verify a " + game.name + " replay/log");
         // Koehandel's record is a folder of player logs.
-        sub->add_option("file", *path, replay_is_folder(game.name) ? "The recorded game's folder" : "The recorded game")
+        sub->add_option("file", *path, game.viewer.replay_is_folder ? "The recorded game's folder" : "The recorded game")
             ->required()
-            ->check(replay_is_folder(game.name) ? CLI::Validator(CLI::ExistingPath) : CLI::Validator(CLI::ExistingFile));
-        sub->footer("Example:\n  arbiter verify " + game.name + " " + replay_name(game.name));
+            ->check(game.viewer.replay_is_folder ? CLI::Validator(CLI::ExistingPath) : CLI::Validator(CLI::ExistingFile));
+        sub->footer("Example:\n  arbiter verify " + game.name + " " + game.viewer.example_replay);
         sub->callback([&game, path] {
             const VerifyOutcome outcome = game.verify(*path);
             if (outcome.ok) {

@@ -5,9 +5,9 @@
 //
 //   {"game": "ants", "title": "ants: a vs b, seed 7", "record": {...} | null, "replay": ...}
 //
-// "replay" is the game's file as it is written (Ants, Planowanie: the JSON object), or, where a
-// match has several files or a text format, a small wrapper: SamurAI {"games": [log, log]},
-// smart-dog {"lines": [...]}, Koehandel the game replayed from its logs (koehandel_view.hpp).
+// "replay" is what the game's viewer reads from its replay (GameViewer in rules/game.hpp): the
+// file as it is written, or, where a match has several files or a text format, a small wrapper.
+// The viewer names no game: each game's descriptor says how its matches are read and drawn.
 #include <filesystem>
 #include <string>
 

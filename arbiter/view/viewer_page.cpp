@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::view {
 
@@ -71,7 +72,7 @@ step: add #frame=N to the address.</p>
 )PAGE",
                        fmt::arg("title", title), fmt::arg("css", viewer_asset("shell.css")),
                        fmt::arg("data", script_safe_json(view.data)), fmt::arg("shell", viewer_asset("shell.js")),
-                       fmt::arg("renderer", viewer_asset(view.game + ".js")));
+                       fmt::arg("renderer", find_game(view.game).viewer.script));
 }
 
 }  // namespace arb::view

@@ -168,6 +168,7 @@ GameDescriptor describe_game() {
         return referee_result(engine, outcome);
     };
     game.verify = [](const std::filesystem::path& path) { return verify_replay_file(path); };
+    game.viewer = viewer();
     return game;
 }
 

@@ -6,4 +6,9 @@ namespace arb::ants {
 
 GameDescriptor describe_game();
 
+// How `arbiter view` shows its matches (ants_view.cpp), and its page's renderer (ants_viewer.js,
+// compiled in).
+GameViewer viewer();
+std::string_view viewer_script();
+
 }  // namespace arb::ants

@@ -27,6 +27,7 @@ GameDescriptor describe_game() {
     game.plan = plan_match;
     game.referee = referee_match;
     game.verify = verify_player_logs;
+    game.viewer = viewer();
     return game;
 }
 

@@ -6,4 +6,9 @@ namespace arb::koehandel {
 
 GameDescriptor describe_game();
 
+// How `arbiter view` shows its matches (koehandel_view.cpp), and its page's renderer (koehandel_viewer.js,
+// compiled in).
+GameViewer viewer();
+std::string_view viewer_script();
+
 }  // namespace arb::koehandel

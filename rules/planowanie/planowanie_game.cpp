@@ -99,6 +99,7 @@ GameDescriptor describe_game() {
         return run_referee(settings, table);
     };
     game.verify = [](const std::filesystem::path& path) { return verify_game_log(read_game_log(path)); };
+    game.viewer = viewer();
     return game;
 }
 

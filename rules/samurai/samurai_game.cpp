@@ -23,6 +23,7 @@ GameDescriptor describe_game() {
     game.plan = plan_match;
     game.referee = referee_match;
     game.verify = [](const std::filesystem::path& path) { return verify_game_log(read_game_log(path)); };
+    game.viewer = viewer();
     return game;
 }
 

@@ -25,6 +25,7 @@ GameDescriptor describe_game() {
     game.plan = plan_match;
     game.referee = referee_match;
     game.verify = [](const std::filesystem::path& path) { return verify_transcript(path); };
+    game.viewer = viewer();
     return game;
 }
 

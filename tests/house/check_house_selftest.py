@@ -21,7 +21,8 @@ CLEAN = {
     "rules/game/game_referee.cpp": '#include "rules/seat_driver.hpp"\n#include "rules/game/game_engine.hpp"\n'
                                    "// Asks through the driver, never table.ask( itself.\n"
                                    "void play(Table& table) { ask_round(table); }\n",
-    "arbiter/match/runner.cpp": '#include "rules/game/game_engine.hpp"\nconst char* kind = "select a game";\n',
+    "arbiter/match/runner.cpp": '#include "rules/registry.hpp"\nconst char* kind = "select a game";\n',
+    "rules/registry.hpp": '#pragma once\n#include "rules/game/game_engine.hpp"\n',
     # Parts the checker names by file (ENGINE_PARTS) must exist in any tree it reads.
     "rules/ants/ants_food.cpp": "int food();\n",
     "rules/ants/cpython_random.cpp": "int random();\n",
@@ -31,6 +32,8 @@ CLEAN = {
 # (rule, file, text appended, the words the breach line must hold)
 BREAKS = [
     ("layers", "core/seat.hpp", '#include "rules/game/game_engine.hpp"\n', "core/seat.hpp:3"),
+    ("arbiter names no game", "arbiter/match/runner.cpp", '#include "rules/game/game_engine.hpp"\n',
+     "arbiter/match/runner.cpp:3: includes the game game's rules/game/game_engine.hpp"),
     ("core rooms", "core/channel/pipe.hpp", '#include "core/table/table.hpp"\n',
      "core/channel/pipe.hpp:3: includes core/table/table.hpp, from the room core/table above its own"),
     ("file size", "arbiter/match/runner.cpp", "int x;\n" * 600, "arbiter/match/runner.cpp: 602 lines"),

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "arbiter/match/match_runner.hpp"
-#include "arbiter/view/koehandel_view.hpp"
+#include "rules/koehandel/koehandel_game.hpp"
 #include "rules/koehandel/koehandel_game.hpp"
 #include "rules/koehandel/koehandel_verify.hpp"
 #include "tests/test_scratch.hpp"
@@ -146,7 +146,7 @@ TEST_CASE("koehandel match: notifications are timed too: a bot answering only th
     const std::string tail = log.substr(log.find("# out: "));
     CHECK(tail.find("\n< ") == std::string::npos);
     // The replay viewer reads such logs, faults and all.
-    const std::string replay = view::koehandel_replay(record, m.request.replay_path).dump();
+    const std::string replay = koehandel::viewer().read_folder(record, m.request.replay_path).dump();
     CHECK(replay.find("\"type\":\"fault\"") != std::string::npos);
     CHECK(replay.find("fault 3 of 3: notification") != std::string::npos);
     // And so does verify: the fault notes are the table's, every request is the engine's.

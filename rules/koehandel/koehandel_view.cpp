@@ -1,5 +1,11 @@
-#include "arbiter/view/koehandel_view.hpp"
-
+// A Koehandel match for the viewer. Its logs are each seat's side of the conversation (requests
+// with its own relative seat letters, replies, default actions), so the game is replayed through
+// the engine from the record's seed, each seat answering as its log says: that gives every
+// player's animals and money after every turn, the auctions with their bids and the cow trades
+// with both offers, in the order they happened. A log that differs from the replay is refused.
+//   {"seats": N, "turns": [{"turn": t, "players": [{"animals": [...10], "money": [...6], "barred": b,
+//     "score": s}], "deck": n, "bank": v, "events": [{"seat": s, "type": "...", "fields": {...},
+//     "reply": "..." | null}]}], "end_reason": "..."}
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,12 +15,12 @@
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
 #include "rules/koehandel/koehandel_engine.hpp"
+#include "rules/koehandel/koehandel_game.hpp"
 #include "rules/koehandel/koehandel_play.hpp"
 #include "rules/koehandel/koehandel_replay.hpp"
 #include "rules/koehandel/koehandel_referee.hpp"
-#include "rules/registry.hpp"
 
-namespace arb::view {
+namespace arb::koehandel {
 namespace {
 
 namespace fs = std::filesystem;
@@ -91,13 +97,11 @@ kh::Options options_of(const MatchRecord& record) {
     MatchRequest request;
     request.seed = record.seed;
     request.deal_set = record.deal_set;
-    request.options = GameOptions(find_game("koehandel").options, given);
+    request.options = GameOptions(describe_game().options, given);
     return kh::engine_options(request);
 }
 
-}  // namespace
-
-json koehandel_replay(const MatchRecord& record, const fs::path& logs) {
+json replay_of_logs(const MatchRecord& record, const fs::path& logs) {
     std::vector<kh::SeatLog> seat_logs;
     for (int s = 0; s < kh::kSeats; ++s) seat_logs.push_back(kh::read_seat_log(logs, s));
     const std::uint64_t market = kh::logged_market(seat_logs[0]);
@@ -122,4 +126,16 @@ json koehandel_replay(const MatchRecord& record, const fs::path& logs) {
     return {{"seats", kh::kSeats}, {"turns", std::move(turns)}, {"end_reason", game.state().end_reason}};
 }
 
-}  // namespace arb::view
+}  // namespace
+
+GameViewer viewer() {
+    GameViewer v;
+    v.script = viewer_script();
+    v.kind = "Koehandel player logs (give the match's record, which holds the seed they were played with)";
+    v.example_replay = "logs/";
+    v.replay_is_folder = true;
+    v.read_folder = replay_of_logs;
+    return v;
+}
+
+}  // namespace arb::koehandel

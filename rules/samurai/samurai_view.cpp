@@ -1,0 +1,77 @@
+// A SamurAI match for the viewer: {"games": [...]}, each game's log with the field after every
+// step, from our engine fed the logged plans (the log itself records only the agents and the
+// scores, not where holes and gold are). Game 2 is written beside game 1 as NAME-game2.EXT.
+#include <string>
+#include <vector>
+
+#include "core/json_text.hpp"
+#include "rules/samurai/samurai_game.hpp"
+#include "rules/samurai/samurai_replay.hpp"
+
+namespace arb::samurai {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path second_game(const fs::path& first) {
+    return first.parent_path() / (first.stem().string() + "-game2" + first.extension().string());
+}
+
+nlohmann::json cells_json(const std::vector<Cell>& cells) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : cells) out.push_back({c.x, c.y});
+    return out;
+}
+
+nlohmann::json gold_json(const std::vector<Gold>& gold) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& g : gold) out.push_back({g.cell.x, g.cell.y, g.amount});
+    return out;
+}
+
+nlohmann::json states_json(const GameLog& log) {
+    nlohmann::json states = nlohmann::json::array();
+    GameState state = initial_state(log.field);
+    const auto add = [&](const GameState& s) {
+        nlohmann::json agents = nlohmann::json::array();
+        for (const auto& a : s.agents) agents.push_back({a.cell.x, a.cell.y, a.direction});
+        states.push_back({{"holes", cells_json(s.holes)}, {"known", gold_json(s.known)}, {"hidden", gold_json(s.hidden)},
+                          {"agents", std::move(agents)}, {"scores", {s.scores[0], s.scores[1]}}, {"actions", s.last_actions}});
+    };
+    add(state);
+    for (const auto& play : log.plays) {
+        if (game_over(log.field, state)) break;
+        play_step(log.field, state, play.plans);
+        add(state);
+    }
+    return states;
+}
+
+nlohmann::json match_json(const fs::path& path) {
+    nlohmann::json games = nlohmann::json::array();
+    for (const fs::path& p : {path, second_game(path)}) {
+        if (p != path && !fs::is_regular_file(p)) break;
+        const std::string text = read_text_file(p, kMaxReplayBytes);
+        const GameLog log = parse_game_log(text, p.string());
+        nlohmann::json json = parse_json_text(text, p.string());
+        games.push_back({{"size", log.field.size}, {"steps", log.field.steps}, {"plays", json["plays"]},
+                         {"states", states_json(log)}});
+    }
+    return {{"games", std::move(games)}};
+}
+
+}  // namespace
+
+GameViewer viewer() {
+    GameViewer v;
+    v.script = viewer_script();
+    v.kind = "a SamurAI log";
+    v.example_replay = "game.dighere";
+    v.recognises = [](const ReplayText& r) {
+        return r.json != nullptr && r.json->value("filetype", "") == "SamurAI Dig Here Game Log";
+    };
+    v.read = [](const ReplayText& r) { return match_json(r.path); };
+    return v;
+}
+
+}  // namespace arb::samurai
