@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -79,7 +80,9 @@ struct Reply {
     // (they answered nothing), dropped unread; the first kMaxDroppedKept are kept here.
     std::vector<std::string> dropped;
     std::size_t dropped_count = 0;
-    SeatFault fault;  // a failed reply's fault (reply_fault), typed by the table; ok otherwise
+    // A failed reply's fault (reply_fault), typed by the table; none for an ok reply (an optional:
+    // a reply carries no string of its own for it, as most replies are ok).
+    std::optional<SeatFault> fault;
 
     bool ok() const { return status == ReplyStatus::ok; }
     explicit operator bool() const { return ok(); }

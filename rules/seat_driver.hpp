@@ -48,7 +48,7 @@ void complete(SeatAnswer<Move>& answer, Read& read) {
     if (answer.reply.ok()) {
         answer.move = read(std::as_const(answer.reply));
     } else {
-        answer.fault = answer.reply.fault;
+        answer.fault = answer.reply.fault.value_or(SeatFault{SeatStatus::crashed, ""});
     }
 }
 

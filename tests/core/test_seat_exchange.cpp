@@ -85,7 +85,7 @@ TEST_CASE("seat exchange: a reply framed line by line ends the request, charged 
     b.exchange.end();
     CHECK(reply.ok());
     CHECK(reply.lines == std::vector<std::string>{"o 1 1 N"});
-    CHECK(!reply.fault.failed());
+    CHECK(!reply.fault);
     CHECK(b.exchange.clock().requests() == 1);
     CHECK(b.process.rests == 1);
     CHECK(b.exchange.playing());
@@ -105,7 +105,7 @@ TEST_CASE("seat exchange: a passed deadline reads once more, then times out and 
     CHECK(!b.exchange.pending());
     b.exchange.end();
     CHECK(reply.status == ReplyStatus::timeout);
-    CHECK(reply.fault.status == SeatStatus::timeout);
+    CHECK(reply.fault->status == SeatStatus::timeout);
     CHECK(b.exchange.status() == SeatStatus::timeout);
     CHECK(b.exchange.limit() == "time");
     CHECK(b.exchange.detail().find("no complete reply within") == 0);
@@ -118,7 +118,7 @@ TEST_CASE("seat exchange: a passed deadline reads once more, then times out and 
     CHECK(!b.exchange.pending());
     b.exchange.end();
     CHECK(later.status == ReplyStatus::not_running);
-    CHECK(later.fault.status == SeatStatus::timeout);
+    CHECK(later.fault->status == SeatStatus::timeout);
     CHECK(b.channel.requests.size() == 1);
 }
 
@@ -150,8 +150,8 @@ TEST_CASE("seat exchange: the kernel's memory kill is the seat's fault, named as
     b.process.oom = true;
     b.exchange.finish(ReplyStatus::closed, "closed its output");
     b.exchange.end();
-    CHECK(reply.fault.status == SeatStatus::killed);
-    CHECK(reply.fault.reason == "memory limit of 256 MiB exceeded");
+    CHECK(reply.fault->status == SeatStatus::killed);
+    CHECK(reply.fault->reason == "memory limit of 256 MiB exceeded");
     CHECK(b.exchange.limit() == "memory");
 }
 
@@ -162,8 +162,8 @@ TEST_CASE("seat exchange: a line over the cap kills the seat with the channel's 
     b.exchange.written();
     b.exchange.finish(ReplyStatus::overflow, "line longer than 1024 bytes");
     b.exchange.end();
-    CHECK(reply.fault.status == SeatStatus::killed);
-    CHECK(reply.fault.reason == "line longer than 1024 bytes");
+    CHECK(reply.fault->status == SeatStatus::killed);
+    CHECK(reply.fault->reason == "line longer than 1024 bytes");
     CHECK(b.exchange.limit() == "line length");
 }
 
@@ -174,7 +174,7 @@ TEST_CASE("seat exchange: a failed request of its own exchange (HTTP) leaves the
     b.exchange.written();
     b.exchange.finish(ReplyStatus::closed, "connection closed");
     b.exchange.end();
-    CHECK(reply.fault.status == SeatStatus::crashed);
+    CHECK(reply.fault->status == SeatStatus::crashed);
     CHECK(b.exchange.playing());
     CHECK(b.process.kills == 0);
     // ... unless the bot itself is gone.
@@ -197,5 +197,5 @@ TEST_CASE("seat exchange: an exit with a request open reads what the bot wrote, 
     b.exchange.end();
     CHECK(reply.status == ReplyStatus::closed);
     CHECK(b.exchange.detail() == "exited with code 3");
-    CHECK(reply.fault.status == SeatStatus::crashed);
+    CHECK(reply.fault->status == SeatStatus::crashed);
 }

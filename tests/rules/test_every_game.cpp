@@ -274,11 +274,11 @@ TEST_CASE("seat faults: one mapping from a failed reply to a status") {
     // The table types each failed reply once, with that mapping.
     ScriptedTable table({{{0, "a", "p0"}, [](std::string_view) { return ScriptedAnswer::timeout(); }},
                          {{1, "b", "p1"}, [](std::string_view) { return ScriptedAnswer::crash(); }}});
-    CHECK(table.ask(0, "go\n", one_line_framer()).fault.status == SeatStatus::timeout);
-    CHECK(table.ask(1, "go\n", one_line_framer()).fault.status == SeatStatus::crashed);
+    CHECK(table.ask(0, "go\n", one_line_framer()).fault->status == SeatStatus::timeout);
+    CHECK(table.ask(1, "go\n", one_line_framer()).fault->status == SeatStatus::crashed);
     table.retire(0, SeatStatus::illegal, "bad move");
-    CHECK(table.ask(0, "go\n", one_line_framer()).fault.status == SeatStatus::timeout);  // retired as timeout first
-    CHECK(table.ask(1, "go\n", one_line_framer()).fault.status == SeatStatus::crashed);
+    CHECK(table.ask(0, "go\n", one_line_framer()).fault->status == SeatStatus::timeout);  // retired as timeout first
+    CHECK(table.ask(1, "go\n", one_line_framer()).fault->status == SeatStatus::crashed);
 }
 
 TEST_CASE("every game: option names follow one vocabulary, the older names are aliases") {
