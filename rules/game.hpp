@@ -119,7 +119,7 @@ inline constexpr std::size_t kMaxReplayBytes = std::size_t{64} << 20;
 // How `arbiter view` shows a game's matches. The viewer names no game: it asks each game's.
 struct GameViewer {
     std::string_view script;                   // the page's renderer (JavaScript), compiled in
-    std::string kind;                          // "an Ants replay": said when a file is no game's
+    std::string kind;                          // "an Ants replay": for the view's help and messages
     std::string example_replay = "game.txt";   // the --replay name that help and examples show
     bool replay_is_folder = false;             // a folder of logs, read with its record (Koehandel)
     // Whether a file is this game's replay or log (a look at its shape; `read` checks the rest).

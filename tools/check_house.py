@@ -24,6 +24,10 @@
 5. Referees ask through the seat driver: outside rules/seat_driver.hpp, no
    file of rules/ asks a table itself (table.ask, table.ask_all) or maps a failed reply itself
    (reply_fault, status_after: the table types a failed reply once, core/seat.hpp).
+6. The viewer and the command line name no game: no file of NAMELESS_FOLDERS (sources, scripts,
+   styles, CMake) holds the name of a game (a folder rules/<game>/ with its <game>_game
+   descriptor), in any case and with or without a dash or underscore inside ("smart-dog"). What
+   they say of a game (help, examples, kinds of replay) comes from its descriptor.
 
 Functions are measured with Universal Ctags (tools/setup installs it). Prints one line per
 breach and exits 1 when there is any, 0 otherwise.
@@ -69,6 +73,8 @@ ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]')
 ENGINE_FORBIDDEN_SYSTEM = ("iostream", "fstream", "cstdio", "stdio.h", "istream", "ostream", "filesystem")
 ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/table/", "core/channel/", "core/confine/", "core/seat",
                              "core/table_settings", "arbiter/", "rules/game.hpp")
+NAMELESS_FOLDERS = ("arbiter/view", "arbiter/cli")
+NAMELESS_ENDINGS = SOURCE_ENDINGS + (".js", ".css", ".cmake", ".txt")
 SQL_ROOTS = ("core", "rules", "arbiter")
 SQL_TEXT = re.compile(r'"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT)\b')
 SQL_LAYER = re.compile(r'^\s*#\s*include\s+[<"](sqlite3\.h|rating/store_internal\.hpp)[>"]')
@@ -207,6 +213,30 @@ def driver_breaches(path, lines):
     return breaches
 
 
+def game_names(paths):
+    """The games of the tree, as {name: pattern}: each folder rules/<game>/ with a <game>_game file."""
+    games = {game_folder(p) for p in paths if game_folder(p) and
+             os.path.basename(p).startswith(f"{game_folder(p)}_game.")}
+    word = "(?<![A-Za-z0-9]){}(?![A-Za-z0-9])"
+    letters = {g: [c for c in g if c not in "-_"] for g in games}
+    return {g: re.compile(word.format("[-_]?".join(map(re.escape, letters[g]))), re.IGNORECASE) for g in sorted(games)}
+
+
+def nameless_breaches(repo, paths):
+    out = subprocess.run(["git", "-C", repo, "ls-files", "--cached", "--others", "--exclude-standard", "--",
+                          *NAMELESS_FOLDERS], capture_output=True, text=True, check=True).stdout.split("\n")
+    games = game_names(paths)
+    breaches = []
+    for path in sorted(f for f in out if f.endswith(NAMELESS_ENDINGS) and os.path.exists(os.path.join(repo, f))):
+        with open(os.path.join(repo, path), encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                for game, pattern in games.items():
+                    if pattern.search(line):
+                        breaches.append(f"{path}:{number}: names the {game} game; what the viewer and the command "
+                                        "line say of a game comes from its descriptor (rules/game.hpp)")
+    return breaches
+
+
 def size_breaches(repo, path, lines):
     head = "".join(lines[:12])
     if len(lines) > MAX_FILE_LINES and not REASON.search(head):
@@ -261,6 +291,7 @@ def main(argv):
         breaches += sql_breaches(path, texts[path])
         breaches += driver_breaches(path, texts[path])
     breaches += engine_breaches(paths, texts)
+    breaches += nameless_breaches(repo, paths)
     breaches += function_breaches(repo, paths, texts)
     for b in breaches:
         print(b)

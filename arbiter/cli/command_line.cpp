@@ -171,7 +171,8 @@ int arb::cli::run_command_line(int argc, char** argv) {
                  "Create databases, match folders, records, transcripts and logs with your umask (default: "
                  "readable by you alone, 0700/0600)");
     app.set_version_flag("--version", arb::cli::version_text(), "Print the version and exit");
-    app.footer("Example:\n  arbiter play planowanie --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --seed 3\n"
+    app.footer("Example:\n  arbiter play " + arb::cli::example_game().name +
+               " --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --seed 3\n"
                "Run arbiter COMMAND --help for the options of a command.");
     app.parse_complete_callback([&] {
         spdlog::set_level(verbose ? spdlog::level::debug : quiet ? spdlog::level::err : spdlog::level::info);

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/table/process_table.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::cli {
 
@@ -45,6 +46,9 @@ struct ConfinementArgs {
 void add_confinement_flags(CLI::App* cmd, ConfinementArgs& args);
 // Sets what was given onto the limits (UserError for a bad sandbox name or syscall name).
 void apply_confinement(const ConfinementArgs& args, Limits& limits);
+
+// The game the help's examples show: the first in the registry, so that no command names one.
+inline const GameDescriptor& example_game() { return all_games().front(); }
 
 // Memory limits in MiB: 0 (none) to 1 TiB, so that nothing wraps when converted to bytes.
 inline CLI::Validator memory_mib_range() {

@@ -51,7 +51,7 @@ std::string also_named(const GameOptionSpec& spec) {
 }
 
 // Every spelling an option's flag takes besides its own: its aliases, and each name with '_' for
-// '-' (the original engines' spelling, as Ants' --food_rate).
+// '-' (the original engines' spelling, as --food_rate).
 std::vector<std::string> other_flag_names(const GameOptionSpec& spec) {
     std::vector<std::string> names;
     const auto add = [&](const std::string& name) {
@@ -104,7 +104,7 @@ std::filesystem::path match_folder(const GameDescriptor& game, const PlayArgs& a
     return folder;
 }
 
-// --replay names a file in every game; Koehandel writes a folder of player logs, so there it must
+// --replay names a file, except in a game that writes a folder of player logs: there it must
 // name a folder (ends in '/', exists as one, or has no extension).
 void check_replay_path(const GameDescriptor& game, const std::string& path) {
     if (path.empty() || !game.viewer.replay_is_folder) return;
@@ -183,7 +183,8 @@ void add_game_commands(CLI::App& app) {
 
     auto* play = app.add_subcommand("play", "Play one match (or all seat rotations of one deal set)");
     play->require_subcommand(1);
-    play->footer("Example:\n  arbiter play planowanie --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --rotations\n"
+    play->footer("Example:\n  arbiter play " + example_game().name +
+                 " --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --rotations\n"
                  "Run arbiter play GAME --help for a game's options.");
     for (const auto& game : all_games()) {
         auto args = std::make_shared<PlayArgs>();
@@ -221,7 +222,7 @@ void add_game_commands(CLI::App& app) {
                 spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]") + also_named(spec));
             // A flag takes no value (one may still be given: --flag=false); its help shows none.
             if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true")->option_text(" ");
-            // Older names (Ants: --turntime) and the underscored spelling (--food_rate) still work, unlisted.
+            // Older names (--turntime) and the underscored spelling (--food_rate) still work, unlisted.
             for (const auto& name : other_flag_names(spec)) {
                 auto* alias = sub->add_option_function<std::string>("--" + name, set)->group("");
                 if (spec.kind == OptionKind::flag) alias->expected(0, 1)->default_str("true");
@@ -233,12 +234,12 @@ void add_game_commands(CLI::App& app) {
 
     auto* verify = app.add_subcommand("verify", "Check a recorded game (replay or log) against our engine");
     verify->require_subcommand(1);
-    verify->footer("Example:\n  arbiter verify ants game.replay.json");
+    verify->footer("Example:\n  arbiter verify " + example_game().name + " " + example_game().viewer.example_replay);
     for (const auto& game : all_games()) {
         if (!game.verify) continue;
         auto path = std::make_shared<std::string>();
         auto* sub = verify->add_subcommand(game.name, "Verify a " + game.name + " replay/log");
-        // Koehandel's record is a folder of player logs.
+        // A game's record may be a folder of player logs.
         sub->add_option("file", *path, game.viewer.replay_is_folder ? "The recorded game's folder" : "The recorded game")
             ->required()
             ->check(game.viewer.replay_is_folder ? CLI::Validator(CLI::ExistingPath) : CLI::Validator(CLI::ExistingFile));

@@ -363,8 +363,8 @@ void add_head_to_head_command(CLI::App& app) {
                 "Skip the pre-flight (each bot started once and taken through the game's set-up first)");
     m->footer(
         "Each deal set is played once per rotation of the seats, with A and B alternating (A, B, A, B, ...): a game of\n"
-        "two seats plays every deal twice, sides swapped; --players 4 (Planowanie) seats two copies of each bot (the\n"
-        "second as <name>#2) and plays four rotations. One deal set is one observation: A's mean pairwise score\n"
+        "two seats plays every deal twice, sides swapped; --players 4 (a four-seat game) seats two copies of each bot\n"
+        "(the second as <name>#2) and plays four rotations. One deal set is one observation: A's mean pairwise score\n"
         "against B over its games. --sprt (or fastchess's -sprt) takes the KEY=VALUE words that follow it.\n"
         "With --sprt the run stops when the log-likelihood ratio of H1 (A is elo1 stronger) against H0 (A is elo0\n"
         "stronger) leaves (ln(beta/(1-alpha)), ln((1-beta)/alpha)): better (exit 0) when H1 is accepted, worse (4)\n"
@@ -374,7 +374,8 @@ void add_head_to_head_command(CLI::App& app) {
         "stored as tournament match-<A>-<B>-<seed>, and the same command run again resumes. Each match leaves\n"
         "its folder d<set>-s<rotation> (record.json, replay, transcript, logs/) under --out, or beside the --db file.\n\n"
         "Example:\n"
-        "  arbiter match \"name=new cmd=./new_bot\" \"name=old cmd=./old_bot\" --game planowanie --games 400 \\\n"
+        "  arbiter match \"name=new cmd=./new_bot\" \"name=old cmd=./old_bot\" --game " + example_game().name +
+        " --games 400 \\\n"
         "      -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized");
     m->callback([args] { run_match_command(*args); });
 }

@@ -102,7 +102,7 @@ struct LoadedResults {
     ResultSet results;
     std::vector<std::int64_t> unit_of_game;  // the bootstrap's resampling units (--db)
     bool from_pgn = false;
-    std::string description;  // for messages: "store 'x.db' (game ants)"
+    std::string description;  // for messages: "store 'x.db' (game GAME)"
 };
 
 LoadedResults load_results_from(const SourceArgs& a) {
@@ -407,7 +407,7 @@ void add_rating_commands(CLI::App& app) {
         sub->add_option("--write-pgn", args->write_pgn_path,
                         "Also write the rated pairwise results as a result-only PGN (to check with bayeselo or Ordo)");
         sub->add_option("--save-snapshot", args->snapshot_label, "Store the table as a rating snapshot with this label");
-        sub->footer("Example:\n  arbiter rate --db demo.sqlite --game planowanie");
+        sub->footer("Example:\n  arbiter rate --db demo.sqlite --game " + example_game().name);
         sub->callback([args] { run_rate(*args); });
     }
     {
@@ -424,7 +424,7 @@ void add_rating_commands(CLI::App& app) {
         sub->add_option("--count", args->count, "Number of players (0 = all)")->capture_default_str();
         sub->add_option("--width", args->width, "Column width; values are truncated to width-1 digits")
             ->capture_default_str();
-        sub->footer("Example:\n  arbiter los --db demo.sqlite --game planowanie");
+        sub->footer("Example:\n  arbiter los --db demo.sqlite --game " + example_game().name);
         sub->callback([args] { run_los(*args); });
     }
     {

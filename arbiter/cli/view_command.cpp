@@ -54,8 +54,8 @@ void add_view_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "view", "Write one match as a self-contained HTML replay viewer (offline, from file://) and print its path");
     cmd->add_option("match", args->input,
-                    "A match folder (tournament), a match record (any game; Koehandel only so), or a replay/log (ours "
-                    "or the original engine's: Ants replay, Planowanie log, SamurAI log, smart-dog transcript)")
+                    "A match folder (tournament), a match record (any game), or a replay/log, ours or the original "
+                    "engine's (" + view::replay_kinds() + ")")
         ->required();
     cmd->add_option("--out", args->out, "The page to write (default: viewer.html in a match folder or beside its record.json, else NAME.html here)");
     cmd->add_flag("--open", args->open, "Open the page in the desktop's browser (xdg-open) where there is one");

@@ -21,14 +21,9 @@ bool is_json_text(const std::string& text) {
     return first != std::string::npos && text[first] == '{';
 }
 
-// "not a match record, nor a replay or log of a game the viewer knows (an Ants replay, ...)":
-// the kinds of file each game's viewer reads.
 std::string unknown_input(const fs::path& path) {
-    std::vector<std::string> kinds;
-    for (const auto& game : all_games())
-        if (game.viewer.recognises) kinds.push_back(game.viewer.kind);
     return fmt::format("{}: not a match record, nor a replay or log of a game the viewer knows ({})", path.string(),
-                       fmt::join(kinds, ", "));
+                       replay_kinds());
 }
 
 // A replay or log file, read by the game whose viewer recognises it.
@@ -106,6 +101,17 @@ MatchView view_of_record(const nlohmann::json& json, const fs::path& path) {
 }
 
 }  // namespace
+
+std::string replay_kinds() {
+    std::vector<std::string> files, folders;
+    for (const auto& game : all_games()) {
+        if (game.viewer.recognises) files.push_back(game.viewer.kind);
+        else if (game.viewer.replay_is_folder) folders.push_back(game.viewer.kind);
+    }
+    std::string kinds = fmt::format("{}", fmt::join(files, ", "));
+    if (!folders.empty()) kinds += fmt::format("; {} only through their match's record", fmt::join(folders, ", "));
+    return kinds;
+}
 
 MatchView load_match_view(const fs::path& input) {
     std::error_code ec;

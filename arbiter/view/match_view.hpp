@@ -3,7 +3,7 @@
 // replay or log file (ours or the original engine's), read and checked by the game's own reader,
 // and gathered into one JSON object the viewer page embeds:
 //
-//   {"game": "ants", "title": "ants: a vs b, seed 7", "record": {...} | null, "replay": ...}
+//   {"game": GAME, "title": "GAME: a vs b, seed 7", "record": {...} | null, "replay": ...}
 //
 // "replay" is what the game's viewer reads from its replay (GameViewer in rules/game.hpp): the
 // file as it is written, or, where a match has several files or a text format, a small wrapper.
@@ -28,5 +28,10 @@ MatchView load_match_view(const std::filesystem::path& input);
 // Where `arbiter view INPUT` writes its page by default: viewer.html in a match folder (given, or
 // holding the record given), else INPUT's file name with .html in the current folder.
 std::filesystem::path default_page_path(const std::filesystem::path& input);
+
+// What `arbiter view` reads besides records, for its help and messages: each game's replay kind
+// (GameViewer::kind), "KIND, KIND; KIND only through their match's record", the last part naming
+// the games whose replay is a folder of logs.
+std::string replay_kinds();
 
 }  // namespace arb::view

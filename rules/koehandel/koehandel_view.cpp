@@ -131,7 +131,7 @@ json replay_of_logs(const MatchRecord& record, const fs::path& logs) {
 GameViewer viewer() {
     GameViewer v;
     v.script = viewer_script();
-    v.kind = "Koehandel player logs (give the match's record, which holds the seed they were played with)";
+    v.kind = "Koehandel player logs";  // read only with the record, which holds their seed
     v.example_replay = "logs/";
     v.replay_is_folder = true;
     v.read_folder = replay_of_logs;

@@ -23,6 +23,9 @@ CLEAN = {
                                    "void play(Table& table) { ask_round(table); }\n",
     "arbiter/match/runner.cpp": '#include "rules/registry.hpp"\nconst char* kind = "select a game";\n',
     "rules/registry.hpp": '#pragma once\n#include "rules/game/game_engine.hpp"\n',
+    # A game (its folder holds its descriptor), and a viewer that says only what descriptors say.
+    "rules/smart_dog/smart_dog_game.cpp": 'const char* name = "smart_dog";\n',
+    "arbiter/view/page.cpp": '#include "rules/registry.hpp"\n// Draws any game: smartdogs and dog-smart ones.\n',
     # Parts the checker names by file (ENGINE_PARTS) must exist in any tree it reads.
     "rules/ants/ants_food.cpp": "int food();\n",
     "rules/ants/cpython_random.cpp": "int random();\n",
@@ -36,6 +39,8 @@ BREAKS = [
      "arbiter/match/runner.cpp:3: includes the game game's rules/game/game_engine.hpp"),
     ("core rooms", "core/channel/pipe.hpp", '#include "core/table/table.hpp"\n',
      "core/channel/pipe.hpp:3: includes core/table/table.hpp, from the room core/table above its own"),
+    ("viewer names a game", "arbiter/view/page.cpp", "// the Smart-Dog board\n",
+     "arbiter/view/page.cpp:3: names the smart_dog game"),
     ("file size", "arbiter/match/runner.cpp", "int x;\n" * 600, "arbiter/match/runner.cpp: 602 lines"),
     ("function size", "rules/game/game_engine.cpp",
      "int long_one() {\n" + "    int a = 0;\n" * 150 + "    return 0;\n}\n", "function long_one has 153 lines"),
