@@ -70,8 +70,8 @@ step: add #frame=N to the address.</p>
 {renderer}</script>
 </body></html>
 )PAGE",
-                       fmt::arg("title", title), fmt::arg("css", viewer_asset("shell.css")),
-                       fmt::arg("data", script_safe_json(view.data)), fmt::arg("shell", viewer_asset("shell.js")),
+                       fmt::arg("title", title), fmt::arg("css", shell_style()),
+                       fmt::arg("data", script_safe_json(view.data)), fmt::arg("shell", shell_script()),
                        fmt::arg("renderer", find_game(view.game).viewer.script));
 }
 

@@ -18,7 +18,9 @@ std::string html_escape(std::string_view text);
 // or "<!--" in a bot's name or reply ends or bends the element.
 std::string script_safe_json(const nlohmann::json& value);
 
-// The viewer's scripts and styles, compiled in from arbiter/view/assets/ (generated file).
-std::string_view viewer_asset(std::string_view name);
+// The page's shell, compiled in from arbiter/view/assets/ (add_viewer_script): its stepping
+// script and its styles.
+std::string_view shell_script();
+std::string_view shell_style();
 
 }  // namespace arb::view

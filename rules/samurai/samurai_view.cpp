@@ -1,21 +1,18 @@
 // A SamurAI match for the viewer: {"games": [...]}, each game's log with the field after every
 // step, from our engine fed the logged plans (the log itself records only the agents and the
-// scores, not where holes and gold are). Game 2 is written beside game 1 as NAME-game2.EXT.
+// scores, not where holes and gold are). Game 2's log is beside game 1's (game_log_path).
 #include <string>
 #include <vector>
 
 #include "core/json_text.hpp"
 #include "rules/samurai/samurai_game.hpp"
+#include "rules/samurai/samurai_referee.hpp"
 #include "rules/samurai/samurai_replay.hpp"
 
 namespace arb::samurai {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path second_game(const fs::path& first) {
-    return first.parent_path() / (first.stem().string() + "-game2" + first.extension().string());
-}
 
 nlohmann::json cells_json(const std::vector<Cell>& cells) {
     nlohmann::json out = nlohmann::json::array();
@@ -49,7 +46,7 @@ nlohmann::json states_json(const GameLog& log) {
 
 nlohmann::json match_json(const fs::path& path) {
     nlohmann::json games = nlohmann::json::array();
-    for (const fs::path& p : {path, second_game(path)}) {
+    for (const fs::path& p : {path, game_log_path(path, 1)}) {
         if (p != path && !fs::is_regular_file(p)) break;
         const std::string text = read_text_file(p, kMaxReplayBytes);
         const GameLog log = parse_game_log(text, p.string());
