@@ -157,6 +157,12 @@ public:
 
     // A free-form line in the match transcript (if one is being written).
     virtual void note(std::string_view text) = 0;
+
+    // The requests from here on belong to step `step` of the game as its viewer numbers its
+    // frames: the exchange whose outcome frame `step` draws. The transcript marks it
+    // ("# step K"), so that what each bot was sent, replied and printed can be found per step
+    // (`arbiter show --step`, the viewer's bot panel, `arbiter diff`). No transcript: nothing.
+    virtual void mark_step(int step) { (void)step; }
 };
 
 }  // namespace arb

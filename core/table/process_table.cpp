@@ -75,9 +75,18 @@ void ProcessTableImpl::start_all() {
 
 // ---- asks ------------------------------------------------------------------------------------
 
+// What a seat printed before this request belongs to the step before it: read it first (only
+// for the transcript, which keeps stderr per step).
+void ProcessTableImpl::read_printed(Seat& seat) {
+    if (!seat.transcript.open()) return;
+    seat.log.drain(seat.log.err, kReadsPerWakeup);
+    seat.log.drain(seat.log.out, kReadsPerWakeup);
+}
+
 bool ProcessTableImpl::send(int s, std::string_view text) {
     Seat& seat = at(s);
     if (seat.exchange.status() != SeatStatus::ok || closed_) return false;
+    read_printed(seat);
     if (seat.channel->exchange_per_request()) {
         // A notification is still an exchange whose answer must arrive (an HTTP GET); it is
         // bounded like a request but not charged to the bot's clock.
@@ -97,7 +106,9 @@ bool ProcessTableImpl::send(int s, std::string_view text) {
 // makes (this is every round trip of a one-seat-at-a-time game).
 Reply ProcessTableImpl::ask(int s, std::string_view text, ReplyFramer framer) {
     Reply reply;
-    SeatExchange& exchange = at(s).exchange;
+    Seat& seat = at(s);
+    read_printed(seat);
+    SeatExchange& exchange = seat.exchange;
     exchange.begin(text, std::move(framer), reply);
     pump_until([&] { return !exchange.pending(); }, std::nullopt);
     exchange.end();
@@ -118,7 +129,9 @@ std::vector<Reply> ProcessTableImpl::ask_all(std::span<const Request> requests) 
             seen.push_back(request.seat);
             handled[i] = true;
             --remaining;
-            SeatExchange& exchange = at(request.seat).exchange;
+            Seat& seat = at(request.seat);
+            read_printed(seat);
+            SeatExchange& exchange = seat.exchange;
             exchange.begin(request.text, request.framer, replies[i], {.fresh_reply = request.fresh_reply});
             batch.push_back(&exchange);
         }

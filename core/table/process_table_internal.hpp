@@ -46,10 +46,10 @@ struct ReadMemory {
 };
 
 struct Seat {
-    Seat(SeatLaunch l, const TableOptions& options, int program_depth, Transcript& transcript, std::span<char> scratch)
-        : launch(std::move(l)), process(options.freeze_idle, program_depth),
-          exchange(launch.time, process, transcript, launch.info.label, options.limits.memory_mib),
-          log(scratch, options.limits.stderr_cap_bytes) {}
+    Seat(SeatLaunch l, const TableOptions& options, int program_depth, Transcript& table_transcript, std::span<char> scratch)
+        : launch(std::move(l)), process(options.freeze_idle, program_depth), transcript(table_transcript, launch.info.label),
+          exchange(launch.time, process, transcript, options.limits.memory_mib),
+          log(scratch, options.limits.stderr_cap_bytes, transcript) {}
 
     // After every process of the seat is gone: the last of its logs, a memory limit a child
     // broke, its folder written back, its cgroup, user and network given back.
@@ -57,6 +57,7 @@ struct Seat {
 
     SeatLaunch launch;
     BotProcess process;
+    SeatTranscript transcript;
     SeatExchange exchange;
     std::unique_ptr<Channel> channel;  // made by the table, reporting to the exchange
     SeatLog log;
@@ -77,6 +78,7 @@ public:
     Millis time_left(int seat) const override { return at(seat).exchange.clock().time_left(); }
     void retire(int seat, SeatStatus why, std::string_view detail) override;
     void note(std::string_view text) override { transcript_.note(text); }
+    void mark_step(int step) override { transcript_.step(step); }
     void close() override;
     UsageStats usage(int seat) const override;
     SeatEnd seat_end(int seat) const override;
@@ -90,6 +92,7 @@ private:
     // looked at as it passes.
     void pump_until(const std::function<bool()>& done, std::optional<SteadyClock::time_point> deadline);
     void start_seat(Seat& seat);  // process_table_processes.cpp
+    void read_printed(Seat& seat);
     // Waits up to `limit` for every seat's processes to be gone.
     void wait_groups(Millis limit);
 

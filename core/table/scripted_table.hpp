@@ -41,6 +41,7 @@ public:
     Millis time_left(int seat) const override { return seats_.at(seat).budget; }
     void retire(int seat, SeatStatus why, std::string_view detail) override;
     void note(std::string_view text) override { transcript_.push_back("# " + std::string(text)); }
+    void mark_step(int step) override { transcript_.push_back("# step " + std::to_string(step)); }
 
     // Everything sent to and received from each seat, in order, as "seat> text" / "seat< text".
     const std::vector<std::string>& transcript() const { return transcript_; }

@@ -94,7 +94,10 @@ void SeatExchange::finish(ReplyStatus status, std::string why) {
     reply.status = status;
     reply.wall = SteadyClock::now() - (active.write_done ? active.written : active.started);
     if (active.write_done && reply.wall >= kCpuSampleFloor) sample_cpu(reply);
-    if (active.charged) clock_.charge(reply.wall);
+    if (active.charged) {
+        clock_.charge(reply.wall);
+        if (transcript_.open()) transcript('#', fmt::format("charged {:.3f} ms", std::chrono::duration<double, std::milli>(reply.wall).count()));
+    }
     if (status == ReplyStatus::ok) return process_.rest();
     channel_->reply_failed();
     fail(status, std::move(why));
@@ -156,7 +159,7 @@ void SeatExchange::mark_retired(SeatStatus why, std::string detail, std::string 
     status_ = why;
     detail_ = std::move(detail);
     limit_ = std::move(limit);
-    spdlog::debug("seat {} retired: {}: {}", label_, to_string(why), detail_);
+    spdlog::debug("seat {} retired: {}: {}", transcript_.label(), to_string(why), detail_);
     transcript('#', fmt::format("retired: {}: {}", to_string(why), detail_));
 }
 

@@ -100,10 +100,9 @@ struct ActiveRequest {
 
 class SeatExchange final : public ChannelEvents {
 public:
-    // `memory_mib` names the limit when the kernel kills the bot for it; `label` outlives this.
-    SeatExchange(const TimeControl& time, SeatProcess& process, Transcript& transcript, std::string_view label,
-                 std::int64_t memory_mib)
-        : clock_(time), process_(process), transcript_(transcript), label_(label), memory_mib_(memory_mib) {}
+    // `memory_mib` names the limit when the kernel kills the bot for it; `transcript` outlives this.
+    SeatExchange(const TimeControl& time, SeatProcess& process, SeatTranscript& transcript, std::int64_t memory_mib)
+        : clock_(time), process_(process), transcript_(transcript), memory_mib_(memory_mib) {}
     SeatExchange(const SeatExchange&) = delete;
     SeatExchange& operator=(const SeatExchange&) = delete;
 
@@ -150,7 +149,7 @@ public:
     void finish(ReplyStatus status, std::string why) override;
     void broke(SeatStatus why, std::string detail) override { retire(why, std::move(detail)); }
     std::string exit_or(std::string otherwise) override { return process_.exit_or(std::move(otherwise)); }
-    void transcript(char direction, std::string_view text) override { transcript_.seat_line(label_, direction, text); }
+    void transcript(char direction, std::string_view text) override { transcript_.line(direction, text); }
 
 private:
     void sample_cpu(Reply& reply);
@@ -159,8 +158,7 @@ private:
 
     SeatClock clock_;
     SeatProcess& process_;
-    Transcript& transcript_;
-    std::string_view label_;
+    SeatTranscript& transcript_;
     std::int64_t memory_mib_;
     Channel* channel_ = nullptr;
     std::optional<ActiveRequest> active_;

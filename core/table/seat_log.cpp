@@ -37,6 +37,7 @@ void SeatLog::drain(Source& source, int max_reads) {
     if (source.eof || !source.pipe || !source.pipe->is_open()) return;
     const ReadStatus status = read_available(source.pipe->native_handle(), scratch_, max_reads, [&](std::string_view bytes) {
         write(bytes.data(), bytes.size());
+        transcript_.printed(bytes);
         return true;
     });
     if (status == ReadStatus::eof) source.eof = true;
@@ -54,6 +55,8 @@ void SeatLog::write(const char* data, std::size_t size) {
 
 void SeatLog::finish() {
     drain(err, 1 << 20);
+    drain(out, 1 << 20);
+    transcript_.finish();
     if (out.pipe) out.pipe->close();
     if (dropped_ > 0 && file_.valid()) {
         const std::string trailer =

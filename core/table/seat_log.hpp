@@ -9,6 +9,7 @@
 
 #include <boost/asio/posix/stream_descriptor.hpp>
 
+#include "core/table/transcript.hpp"
 #include "core/unique_fd.hpp"
 
 namespace arb::process_table_detail {
@@ -21,8 +22,10 @@ public:
         bool waiting = false, eof = false;
     };
 
-    // `scratch` is the table's read buffer; `cap` the bytes kept.
-    SeatLog(std::span<char> scratch, std::uint64_t cap) : scratch_(scratch), cap_(cap) {}
+    // `scratch` is the table's read buffer; `cap` the bytes kept. What is read is also given to
+    // the seat's transcript, which keeps it per step.
+    SeatLog(std::span<char> scratch, std::uint64_t cap, SeatTranscript& transcript)
+        : scratch_(scratch), cap_(cap), transcript_(transcript) {}
 
     // Writes to `path` from now on (else drained and dropped). Throws UserError.
     void open(const std::filesystem::path& path);
@@ -42,6 +45,7 @@ private:
 
     std::span<char> scratch_;
     std::uint64_t cap_;
+    SeatTranscript& transcript_;
     UniqueFd file_;  // invalid = drained and dropped
     std::uint64_t written_ = 0;
     std::uint64_t dropped_ = 0;

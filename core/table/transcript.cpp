@@ -5,7 +5,10 @@
 #include <string>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "core/user_error.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb::process_table_detail {
 
@@ -39,6 +42,12 @@ void Transcript::note(std::string_view text) {
     std::fflush(file_);
 }
 
+void Transcript::step(int step) {
+    if (file_ == nullptr) return;
+    std::fprintf(file_, "%10.6f # step %d\n", seconds(), step);
+    std::fflush(file_);
+}
+
 void Transcript::seat_line(std::string_view label, char direction, std::string_view text) {
     if (file_ == nullptr) return;
     const double t = seconds();
@@ -54,6 +63,68 @@ void Transcript::seat_line(std::string_view label, char direction, std::string_v
         from = nl + 1;
     } while (from < text.size());
     std::fflush(file_);
+}
+
+// ---- one seat --------------------------------------------------------------------------------
+
+void SeatTranscript::line(char direction, std::string_view text) {
+    if (!transcript_.open()) return;
+    if (direction == '>') close_step();
+    transcript_.seat_line(label_, direction, text);
+}
+
+void SeatTranscript::printed(std::string_view bytes) {
+    if (!transcript_.open()) return;
+    while (!bytes.empty()) {
+        const std::size_t nl = bytes.find('\n');
+        const std::string_view piece = bytes.substr(0, nl);
+        const std::size_t room = kLineKept > partial_.size() ? kLineKept - partial_.size() : 0;
+        partial_.append(piece.substr(0, room));
+        if (piece.size() > room) partial_cut_ = true;
+        if (nl == std::string_view::npos) return;
+        keep_line(partial_);
+        partial_.clear();
+        partial_cut_ = false;
+        bytes.remove_prefix(nl + 1);
+    }
+}
+
+void SeatTranscript::keep_line(std::string_view text) {
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    const std::size_t size = text.size() + 1;
+    if (match_bytes_ + size > kBytesPerMatch) {
+        if (!match_cut_said_) {
+            transcript_.seat_line(label_, '!', "[arbiter: this seat's stderr is kept here up to 256 KiB a match; the rest is in its log]");
+            match_cut_said_ = true;
+        }
+        return;
+    }
+    if (step_lines_ >= kLinesPerStep || step_bytes_ + size > kBytesPerStep) {
+        ++step_lines_cut_;
+        return;
+    }
+    ++step_lines_;
+    step_bytes_ += size;
+    match_bytes_ += size;
+    std::string line = valid_utf8(text);
+    if (partial_cut_) line += " [arbiter: line cut]";
+    transcript_.seat_line(label_, '!', line);
+}
+
+void SeatTranscript::close_step() {
+    if (step_lines_cut_ > 0) {
+        transcript_.seat_line(label_, '!', fmt::format("[arbiter: {} more stderr lines at this step not kept here; they are in its log]", step_lines_cut_));
+    }
+    step_lines_ = 0;
+    step_bytes_ = 0;
+    step_lines_cut_ = 0;
+}
+
+void SeatTranscript::finish() {
+    if (!transcript_.open()) return;
+    if (!partial_.empty()) keep_line(partial_);
+    partial_.clear();
+    close_step();
 }
 
 }  // namespace arb::process_table_detail

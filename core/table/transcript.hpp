@@ -1,10 +1,13 @@
 #pragma once
 // The match transcript: one line per event of every seat, with the time since the table opened
-// ('>' sent, '<' received, '#' an event), written as it happens so that a match that dies still
-// leaves what happened. No file = nothing is written.
+// ('>' sent, '<' received, '!' printed on stderr, '#' an event), and the referee's step marks
+// ("# step K"), written as it happens so that a match that dies still leaves what happened.
+// No file = nothing is written.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 namespace arb::process_table_detail {
@@ -25,12 +28,50 @@ public:
     void seat_line(std::string_view label, char direction, std::string_view text);
     // A line of the referee's (Table::note).
     void note(std::string_view text);
+    // The referee's step mark (Table::mark_step).
+    void step(int step);
 
 private:
     double seconds() const;
 
     std::FILE* file_ = nullptr;
     std::chrono::steady_clock::time_point opened_ = std::chrono::steady_clock::now();
+};
+
+// One seat's side of the transcript: its lines, and what it prints on stderr between one request
+// and the next, kept in whole lines and bounded per step and per match (the cut is marked; the
+// seat's log keeps the bytes, up to its own cap).
+class SeatTranscript {
+public:
+    static constexpr int kLinesPerStep = 40;
+    static constexpr std::size_t kBytesPerStep = 4096;
+    static constexpr std::size_t kBytesPerMatch = 256 * 1024;
+    static constexpr std::size_t kLineKept = 400;  // longer lines are cut there
+
+    SeatTranscript(Transcript& transcript, std::string label) : transcript_(transcript), label_(std::move(label)) {}
+
+    bool open() const { return transcript_.open(); }
+    const std::string& label() const { return label_; }
+    // A line of the seat's ('>' closes the step's stderr: what follows belongs to this request).
+    void line(char direction, std::string_view text);
+    // Bytes the bot printed on stderr (or, for a TCP or HTTP bot, on stdout), as they are read.
+    void printed(std::string_view bytes);
+    // The seat's end: its unfinished stderr line and the step's cut.
+    void finish();
+
+private:
+    void close_step();
+    void keep_line(std::string_view text);
+
+    Transcript& transcript_;
+    std::string label_;
+    std::string partial_;          // the stderr line being read (at most kLineKept bytes)
+    bool partial_cut_ = false;
+    int step_lines_ = 0;
+    std::size_t step_bytes_ = 0;
+    int step_lines_cut_ = 0;
+    std::size_t match_bytes_ = 0;
+    bool match_cut_said_ = false;
 };
 
 }  // namespace arb::process_table_detail

@@ -30,6 +30,8 @@ public:
         engine_.start_game();
         int turn = 0;
         {
+            // The viewer's frame t draws the map after turn t's orders: step t is turn t.
+            table_.mark_step(0);
             std::vector<Request> requests;
             for (int p = 0; p < n_; ++p)
                 if (engine_.is_alive(p)) requests.push_back({p, start_message(engine_), go_framer()});
@@ -39,6 +41,7 @@ public:
         bool over = engine_.game_over();
         while (!over && turn < engine_.params().turns) {
             ++turn;
+            table_.mark_step(turn);
             std::vector<Request> requests;
             for (int p = 0; p < n_; ++p) {
                 if (!engine_.is_alive(p)) continue;

@@ -47,7 +47,7 @@ struct FakeChannel final : Channel {
 // One seat: its exchange, its fake process and channel.
 struct Bench {
     explicit Bench(TimeControl time = {}, bool per_request = false)
-        : exchange(time, process, transcript, "p0", 256),
+        : exchange(time, process, seat_transcript, 256),
           channel(ChannelSeat{exchange, ctx, launch, 1024, chunk, port, memory}, per_request) {
         exchange.attach(channel);
     }
@@ -57,6 +57,7 @@ struct Bench {
     SharedPort port{ctx, {}};
     ReadOpMemory memory;
     Transcript transcript;
+    SeatTranscript seat_transcript{transcript, "p0"};
     FakeProcess process;
     SeatExchange exchange;
     FakeChannel channel;

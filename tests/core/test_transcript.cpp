@@ -1,0 +1,88 @@
+// The transcript's per-seat side: what a bot prints on stderr is kept in whole lines between one
+// request and the next, bounded per step and per match, and the cut is said.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/table/transcript.hpp"
+#include "tests/test_scratch.hpp"
+
+using namespace arb::process_table_detail;
+using arb::testing::fresh_scratch;
+
+namespace {
+
+// The transcript's lines without their times ("p0 ! text").
+std::vector<std::string> lines_of(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line.size() > 11 ? line.substr(11) : line);
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("transcript: stderr lines follow their request, split and joined into whole lines") {
+    const auto path = fresh_scratch("transcript-lines") / "t.txt";
+    {
+        Transcript transcript(path);
+        SeatTranscript seat(transcript, "p0");
+        transcript.step(3);
+        seat.line('>', "turn 3\n");
+        seat.printed("think");
+        seat.printed("ing\nsecond\r\nunfin");
+        seat.line('<', "go");
+        seat.line('>', "turn 4\n");
+        seat.printed("ished\n");
+        seat.finish();
+    }
+    CHECK(lines_of(path) == std::vector<std::string>{"# step 3", "p0 > turn 3", "p0 ! thinking", "p0 ! second",
+                                                    "p0 < go", "p0 > turn 4", "p0 ! unfinished"});
+}
+
+TEST_CASE("transcript: a flood of stderr is bounded per step and per match, and the cut is said") {
+    const auto path = fresh_scratch("transcript-flood") / "t.txt";
+    {
+        Transcript transcript(path);
+        SeatTranscript seat(transcript, "p0");
+        seat.line('>', "turn 1");
+        for (int i = 0; i < 100; ++i) seat.printed("line " + std::to_string(i) + "\n");
+        seat.printed(std::string(5000, 'x') + "\n");  // one long line, cut to kLineKept
+        seat.line('>', "turn 2");
+        seat.printed(std::string(5000, 'y') + "\n");
+        // Many steps of 4 KiB each run into the match's bound.
+        for (int step = 0; step < 200; ++step) {
+            seat.line('>', "turn");
+            for (int i = 0; i < 10; ++i) seat.printed(std::string(300, 'z') + "\n");
+        }
+        seat.finish();
+    }
+    const auto lines = lines_of(path);
+    int kept_turn1 = 0;
+    for (std::size_t i = 1; i < lines.size() && lines[i].rfind("p0 ! line", 0) == 0; ++i) ++kept_turn1;
+    CHECK(kept_turn1 == SeatTranscript::kLinesPerStep);
+    CHECK(lines[1 + kept_turn1] == "p0 ! [arbiter: 61 more stderr lines at this step not kept here; they are in its log]");
+    CHECK(lines[2 + kept_turn1] == "p0 > turn 2");
+    const std::string cut_line = lines[3 + kept_turn1];
+    CHECK(cut_line.size() == 5 + SeatTranscript::kLineKept + std::string(" [arbiter: line cut]").size());
+    std::size_t stderr_bytes = 0;
+    int match_cut = 0;
+    for (const auto& line : lines) {
+        if (line.rfind("p0 ! ", 0) == 0) stderr_bytes += line.size() - 5 + 1;
+        if (line.find("up to 256 KiB a match") != std::string::npos) ++match_cut;
+    }
+    CHECK(match_cut == 1);
+    CHECK(stderr_bytes <= SeatTranscript::kBytesPerMatch + 4096);
+}
+
+TEST_CASE("transcript: without a file nothing is kept and nothing fails") {
+    Transcript transcript;
+    SeatTranscript seat(transcript, "p0");
+    CHECK(!seat.open());
+    seat.line('>', "turn 1");
+    seat.printed("text\n");
+    seat.finish();
+}
