@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/table/transcript.hpp"
+#include "core/table/transcript_steps.hpp"
 #include "tests/test_scratch.hpp"
 
 using namespace arb::process_table_detail;
@@ -85,4 +86,56 @@ TEST_CASE("transcript: without a file nothing is kept and nothing fails") {
     seat.line('>', "turn 1");
     seat.printed("text\n");
     seat.finish();
+}
+
+TEST_CASE("transcript steps: a written transcript reads back by step and seat") {
+    const auto path = fresh_scratch("transcript-steps") / "t.txt";
+    {
+        Transcript transcript(path);
+        transcript.header("# limits: none");
+        transcript.header("# seat p0: bot alpha: ./alpha --x");
+        transcript.header("# seat p1: bot beta: ./beta");
+        SeatTranscript p0(transcript, "p0"), p1(transcript, "p1");
+        p0.line('#', "started pid 7");
+        transcript.step(0);
+        p0.line('>', "turn 0\nready\n");
+        p1.line('>', "turn 0\nready\n");
+        p0.line('<', "go");
+        p0.line('#', "charged 1.500 ms");
+        p0.printed("hello\n");
+        transcript.step(1);
+        transcript.note("turn 1 bot 1 timeout");
+        p1.line('#', "retired: timeout: no reply");
+        p0.line('>', "turn 1");
+        p0.line('<', "o 1 2 N");
+        p0.line('<', "go");
+        p0.line('#', "charged 0.250 ms");
+    }
+    const arb::TranscriptSteps steps = arb::read_transcript_steps(path);
+    CHECK(steps.labels == std::vector<std::string>{"p0", "p1"});
+    CHECK(steps.bots == std::vector<std::string>{"alpha", "beta"});
+    REQUIRE(steps.marked);
+    REQUIRE(steps.steps.size() == 3);
+    CHECK(steps.steps.at(-1).seats[0].events == std::vector<std::string>{"started pid 7"});
+    const arb::StepIo& zero = steps.steps.at(0);
+    CHECK(zero.seats[0].sent == std::vector<std::string>{"turn 0", "ready"});
+    CHECK(zero.seats[0].reply == std::vector<std::string>{"go"});
+    CHECK(zero.seats[0].printed == std::vector<std::string>{"hello"});
+    CHECK(zero.seats[0].charged_ms == doctest::Approx(1.5));
+    CHECK(zero.seats[1].reply.empty());
+    const arb::StepIo& one = steps.steps.at(1);
+    CHECK(one.notes == std::vector<std::string>{"turn 1 bot 1 timeout"});
+    CHECK(one.seats[0].reply == std::vector<std::string>{"o 1 2 N", "go"});
+    CHECK(one.seats[1].events == std::vector<std::string>{"retired: timeout: no reply"});
+}
+
+TEST_CASE("transcript steps: a file that is not a transcript is one error naming its line") {
+    const auto dir = fresh_scratch("transcript-bad");
+    std::ofstream(dir / "a.txt") << "# seat p0: bot a: ./a\n  0.1 p0 > x\n  0.2 p7 < y\n";
+    CHECK_THROWS_WITH(arb::read_transcript_steps(dir / "a.txt"), doctest::Contains("a.txt:3: not a match transcript line (a seat 'p7' without a header)"));
+    std::ofstream(dir / "b.txt") << "garbage\n";
+    CHECK_THROWS_WITH(arb::read_transcript_steps(dir / "b.txt"), doctest::Contains("b.txt:1: not a match transcript line"));
+    std::ofstream(dir / "c.txt") << "  0.1 # step x\n";
+    CHECK_THROWS_WITH(arb::read_transcript_steps(dir / "c.txt"), doctest::Contains("step mark without its number"));
+    CHECK_THROWS_WITH(arb::read_transcript_steps(dir / "none.txt"), doctest::Contains("cannot read the transcript"));
 }
