@@ -53,7 +53,7 @@ ALLOWED = {
     "arbiter/tournament": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament"},
     "arbiter/ladder": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament", "arbiter/ladder"},
     "arbiter/report": {"core", "rating", "arbiter/report"},
-    "arbiter/view": {"core", "rules", "arbiter/view"},
+    "arbiter/view": {"core", "rules", "arbiter/match", "arbiter/view"},
     "arbiter/cli": {"core", "rating", "rules", "arbiter"},
     "tools": {"core", "rating", "rules", "arbiter", "tools"},
     "tests": {"core", "rating", "rules", "arbiter", "tools", "tests"},

@@ -149,6 +149,12 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
                                                                     : stem + "." + game.replay_file;
         request.replay_path = args.replay_path.empty() ? folder / replay_file : suffixed(args.replay_path);
         if (count > 1) spdlog::info("rotation {}/{}", r + 1, count);
+        // The record names its files by absolute paths, so that it can be viewed and shown from
+        // any folder; the lines below print them as the user gave them.
+        const MatchRequest shown = request;
+        request.log_dir = std::filesystem::absolute(request.log_dir);
+        request.transcript_path = std::filesystem::absolute(request.transcript_path);
+        request.replay_path = std::filesystem::absolute(request.replay_path);
         MatchRecord record = run_match(game, request);
         const std::filesystem::path record_path =
             args.record_path.empty() ? folder / (stem + ".json") : suffixed(args.record_path);
@@ -156,9 +162,10 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
         print_match_result(std::cout, record);
         print_stderr_tails(std::cout, record);
         std::cout << "record: " << record_path.string() << "\n"
-                  << "replay: " << request.replay_path.string() << (game.viewer.replay_is_folder ? "/" : "") << "\n"
-                  << "transcript: " << request.transcript_path.string() << "\n"
-                  << "logs: " << request.log_dir.string() << "\n";
+                  << "replay: " << shown.replay_path.string() << (game.viewer.replay_is_folder ? "/" : "") << "\n"
+                  << "transcript: " << shown.transcript_path.string() << "\n"
+                  << "logs: " << shown.log_dir.string() << "\n"
+                  << "view: arbiter view " << (args.record_path.empty() && count == 1 ? folder : record_path).string() << "\n";
         records.push_back(std::move(record));
     }
     if (records.size() > 1) print_rotation_summary(std::cout, records);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <regex>
 
 #include <fmt/format.h>
@@ -12,6 +13,8 @@
 
 #include "arbiter/cli/commands.hpp"
 #include "arbiter/cli/result_table.hpp"
+#include "arbiter/cli/step_printer.hpp"
+#include "arbiter/match/match_locator.hpp"
 #include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 #include "rating/store.hpp"
@@ -120,6 +123,7 @@ struct ShowArgs {
     std::string key;
     std::string tournament;
     bool json = false;
+    std::optional<int> seat, step;
 };
 
 // The schedule key KEY names: "<tournament>/r0/g1/s2" as stored; "r0/g1/s2" or "r0-g1-s2" in the
@@ -153,11 +157,11 @@ StoredMatch find_match(const rating::Store& store, const ShowArgs& a) {
 }
 
 // The files of a match's folder: record, replay, transcript, then the logs and anything else.
-nlohmann::ordered_json files_of(const MatchRecord& r) {
+nlohmann::ordered_json files_of(const MatchRecord& r, const std::string& record_file) {
     nlohmann::ordered_json files;
     const std::string folder = folder_of(r);
     files["folder"] = folder;
-    files["record"] = folder.empty() ? "" : (fs::path(folder) / "record.json").string();
+    files["record"] = !record_file.empty() ? record_file : folder.empty() ? "" : (fs::path(folder) / "record.json").string();
     files["replay"] = r.replay_path;
     files["transcript"] = r.transcript_path;
     std::vector<std::string> logs, others;
@@ -177,26 +181,20 @@ nlohmann::ordered_json files_of(const MatchRecord& r) {
     return files;
 }
 
-void run_show(const ShowArgs& a) {
-    const auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
-    if (!a.tournament.empty()) check_tournament(store, a.db, a.tournament);
-    const StoredMatch m = find_match(store, a);
-    const auto files = files_of(m.record);
+// The match's record, files and result, in words or JSON.
+void print_match(const ShowArgs& a, const MatchRecord& record, const std::string& record_file,
+                 const std::string& heading, nlohmann::ordered_json id) {
+    const auto files = files_of(record, record_file);
     if (a.json) {
-        nlohmann::ordered_json out;
-        out["key"] = key_of(m);
-        out["id"] = m.id;
-        out["tournament"] = m.tournament ? nlohmann::ordered_json(*m.tournament) : nullptr;
-        out["record"] = nlohmann::json(m.record);
+        nlohmann::ordered_json out = std::move(id);
+        out["record"] = nlohmann::json(record);
         out["files"] = files;
         std::cout << out.dump(2) << "\n";
         return;
     }
-    std::cout << fmt::format("match {} (id {}{}), started {}, load {:.2f} per core\n", key_of(m), m.id,
-                             m.tournament ? ", tournament " + *m.tournament : "", m.record.started_at,
-                             m.record.machine_load);
-    print_match_result(std::cout, m.record);
-    print_stderr_tails(std::cout, m.record);
+    std::cout << heading;
+    print_match_result(std::cout, record);
+    print_stderr_tails(std::cout, record);
     if (files["folder"].get<std::string>().empty()) {
         std::cout << "files: none kept\n";
         return;
@@ -209,6 +207,37 @@ void run_show(const ShowArgs& a) {
     for (const char* what : {"folder", "record", "replay", "transcript"}) line(what, files[what].get<std::string>());
     for (const auto& p : files["logs"]) line("log", p.get<std::string>());
     for (const auto& p : files["other"]) line("other", p.get<std::string>());
+}
+
+void run_show(const ShowArgs& a) {
+    const StepQuery query{a.seat, a.step, a.json};
+    const bool steps = a.seat || a.step;
+    if (a.db.empty()) {  // a folder or a record
+        std::error_code ec;
+        if (!fs::exists(a.key, ec))
+            throw UserError(a.key + ": no such file or folder (a tournament's match key needs --db DATABASE)");
+        const fs::path record_path = find_record(a.key);
+        const MatchRecord record = read_record_file(record_path);
+        if (steps) return print_steps(std::cout, record, record_path, query);
+        return print_match(a, record, fs::absolute(record_path).string(), fmt::format("match {}, started {}, load {:.2f} per core\n", record_path.string(),
+                                                  record.started_at, record.machine_load),
+                           {{"record_file", record_path.string()}});
+    }
+    const auto store = rating::Store::open(a.db, rating::OpenMode::read_only);
+    if (!a.tournament.empty()) check_tournament(store, a.db, a.tournament);
+    const StoredMatch m = find_match(store, a);
+    if (steps) {
+        const std::string folder = folder_of(m.record);
+        return print_steps(std::cout, m.record, fs::path(folder.empty() ? "." : folder) / "record.json", query);
+    }
+    nlohmann::ordered_json id;
+    id["key"] = key_of(m);
+    id["id"] = m.id;
+    id["tournament"] = m.tournament ? nlohmann::ordered_json(*m.tournament) : nullptr;
+    print_match(a, m.record, "",
+                fmt::format("match {} (id {}{}), started {}, load {:.2f} per core\n", key_of(m), m.id,
+                            m.tournament ? ", tournament " + *m.tournament : "", m.record.started_at, m.record.machine_load),
+                std::move(id));
 }
 
 }  // namespace
@@ -225,15 +254,24 @@ void add_match_commands(CLI::App& app) {
     }
     {
         auto a = std::make_shared<ShowArgs>();
-        auto* sub = app.add_subcommand("show", "Print one stored match in full: record, failures, stderr tails, files");
-        sub->add_option("--db", a->db, "Results store (SQLite file written by arbiter)")->required();
-        sub->add_option("key", a->key,
-                        "The match's schedule key <tournament>/r0/g1/s2 (r0/g1/s2 or r0-g1-s2 with --tournament or "
-                        "when the store holds one tournament; #ID for a match stored without a key)")
+        auto* sub = app.add_subcommand(
+            "show", "Print one match in full (record, failures, stderr tails, files), or what its bots were sent, replied "
+                    "and printed at a step (--seat, --step)");
+        sub->add_option("match", a->key,
+                        "A folder `arbiter play` wrote, a match folder or a record; with --db, the match's schedule key "
+                        "<tournament>/r0/g1/s2 (r0/g1/s2 or r0-g1-s2 with --tournament or when the store holds one "
+                        "tournament; #ID for a match stored without a key)")
             ->required();
+        sub->add_option("--db", a->db, "Results store (SQLite file written by arbiter): MATCH is a key in it");
         sub->add_option("--tournament", a->tournament, "The tournament a short key belongs to");
-        sub->add_flag("--json", a->json, "Print JSON (the record and the paths of its files)");
-        sub->footer("Example:\n  arbiter show --db results.sqlite spring/r0/g1/s2");
+        sub->add_option("--seat", a->seat, "Only this seat (the record's seat, 0-based): what its bot was sent, replied and printed")
+            ->check(CLI::NonNegativeNumber);
+        sub->add_option("--step", a->step,
+                        "Only this step, numbered as the viewer numbers its frames (#frame=K): every bot's exchange there")
+            ->check(CLI::NonNegativeNumber);
+        sub->add_flag("--json", a->json, "Print JSON (the record and the paths of its files; with --seat/--step the exchanges)");
+        sub->footer("Examples:\n  arbiter show arbiter-out/GAME-seed1-20261128-170145 --seat 0 --step 12\n"
+                    "  arbiter show --db results.sqlite spring/r0/g1/s2");
         sub->callback([a] { run_show(*a); });
     }
 }

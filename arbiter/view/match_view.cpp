@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "arbiter/match/match_locator.hpp"
+#include "arbiter/view/bot_io.hpp"
 #include "core/json_text.hpp"
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
@@ -45,26 +47,14 @@ MatchView view_of_replay_file(const fs::path& path, const std::string& expected_
     return view;
 }
 
-// The replay a record names: by its name inside the record's folder first (a folder moved or
-// copied keeps its own files), then as written, relative to that folder, or by the game's usual
-// name there.
+// The replay a record names (match_locator.hpp says where it is looked for).
 fs::path find_replay(const MatchRecord& record, const fs::path& record_path) {
-    const fs::path folder = record_path.parent_path();
-    std::vector<fs::path> candidates;
-    if (!record.replay_path.empty()) {
-        const fs::path named = record.replay_path;
-        candidates.push_back(folder / named.filename());
-        candidates.push_back(named);
-        candidates.push_back(folder / named);
-    }
-    candidates.push_back(folder / find_game(record.game).replay_file);
-    for (const fs::path& p : candidates) {
-        std::error_code ec;
-        if (fs::exists(p, ec)) return p;
-    }
-    throw UserError(fmt::format("{}: the match's replay {} is not there (was the match played with --replay?)",
-                                record_path.string(),
-                                record.replay_path.empty() ? candidates.back().string() : record.replay_path));
+    const std::string usual = find_game(record.game).replay_file;
+    if (auto found = find_record_file(record_path, record.replay_path, usual)) return *found;
+    throw UserError(fmt::format("{}: the match's replay is not there: not {} (as the record names it), nor beside the "
+                                "record; the record was written {}",
+                                record_path.string(), record.replay_path.empty() ? usual : record.replay_path,
+                                record.replay_path.empty() ? "without a replay" : "with one, since moved or deleted"));
 }
 
 std::string title_of(const MatchView& view, const fs::path& input) {
@@ -97,6 +87,13 @@ MatchView view_of_record(const nlohmann::json& json, const fs::path& path) {
     }
     view.data["record"] = json;
     view.folder = path.parent_path();
+    if (auto transcript = find_record_file(path, record.transcript_path, "transcript.txt")) {
+        try {
+            view.data["io"] = bot_io_json(*transcript, record);
+        } catch (const UserError& e) {  // the board is still worth showing
+            view.data["io"] = {{"seats", nlohmann::json::array()}, {"steps", nlohmann::json::object()}, {"cut", e.what()}};
+        }
+    }
     return view;
 }
 
@@ -118,9 +115,7 @@ MatchView load_match_view(const fs::path& input) {
     if (!fs::exists(input, ec)) throw UserError(input.string() + ": no such file or folder");
     MatchView view;
     if (fs::is_directory(input, ec)) {
-        const fs::path record = input / "record.json";
-        if (!fs::is_regular_file(record, ec))
-            throw UserError(input.string() + ": no record.json in this folder (give a match folder, a record or a replay)");
+        const fs::path record = find_record(input);  // UserError saying what to give instead
         view = view_of_record(parse_json_text(read_input(record), record.string()), record);
     } else {
         const std::string text = read_input(input);
@@ -140,7 +135,11 @@ MatchView load_match_view(const fs::path& input) {
 
 fs::path default_page_path(const fs::path& input) {
     std::error_code ec;
-    if (fs::is_directory(input, ec)) return input / "viewer.html";
+    if (fs::is_directory(input, ec)) {
+        // A folder of player logs: the page goes into the match's folder, beside its record.
+        if (const auto record = record_in_folder(input)) return record->parent_path() / "viewer.html";
+        return input / "viewer.html";
+    }
     if (input.filename() == "record.json") return input.parent_path() / "viewer.html";
     // A replay is often somewhere read-only or shared (a data set): its page goes here.
     return fs::path(input.filename()).replace_extension(".html");

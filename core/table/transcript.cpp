@@ -5,8 +5,6 @@
 #include <string>
 #include <system_error>
 
-#include <fmt/format.h>
-
 #include "core/user_error.hpp"
 #include "core/utf8_text.hpp"
 
@@ -94,13 +92,16 @@ void SeatTranscript::keep_line(std::string_view text) {
     const std::size_t size = text.size() + 1;
     if (match_bytes_ + size > kBytesPerMatch) {
         if (!match_cut_said_) {
-            transcript_.seat_line(label_, '!', "[arbiter: this seat's stderr is kept here up to 256 KiB a match; the rest is in its log]");
+            transcript_.seat_line(label_, '!', "[arbiter: stderr past 256 KiB a match is not kept here; it is in the seat's log]");
             match_cut_said_ = true;
         }
         return;
     }
     if (step_lines_ >= kLinesPerStep || step_bytes_ + size > kBytesPerStep) {
-        ++step_lines_cut_;
+        // Said at once, so that the mark lies in this step whatever the referee marks next.
+        if (!step_cut_said_)
+            transcript_.seat_line(label_, '!', "[arbiter: stderr past 40 lines or 4 KiB a step is not kept here; it is in the seat's log]");
+        step_cut_said_ = true;
         return;
     }
     ++step_lines_;
@@ -112,12 +113,9 @@ void SeatTranscript::keep_line(std::string_view text) {
 }
 
 void SeatTranscript::close_step() {
-    if (step_lines_cut_ > 0) {
-        transcript_.seat_line(label_, '!', fmt::format("[arbiter: {} more stderr lines at this step not kept here; they are in its log]", step_lines_cut_));
-    }
     step_lines_ = 0;
     step_bytes_ = 0;
-    step_lines_cut_ = 0;
+    step_cut_said_ = false;
 }
 
 void SeatTranscript::finish() {

@@ -56,7 +56,7 @@ public:
     void line(char direction, std::string_view text);
     // Bytes the bot printed on stderr (or, for a TCP or HTTP bot, on stdout), as they are read.
     void printed(std::string_view bytes);
-    // The seat's end: its unfinished stderr line and the step's cut.
+    // The seat's end: its unfinished stderr line.
     void finish();
 
 private:
@@ -69,7 +69,7 @@ private:
     bool partial_cut_ = false;
     int step_lines_ = 0;
     std::size_t step_bytes_ = 0;
-    int step_lines_cut_ = 0;
+    bool step_cut_said_ = false;
     std::size_t match_bytes_ = 0;
     bool match_cut_said_ = false;
 };

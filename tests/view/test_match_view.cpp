@@ -80,7 +80,7 @@ TEST_CASE("view: a record finds its replay by name in its own folder, after the 
 TEST_CASE("view: bad inputs are one-line user errors naming the file") {
     const fs::path dir = scratch("bad");
     CHECK(error_of(dir / "missing.json").find("no such file") != std::string::npos);
-    CHECK(error_of(dir).find("no record.json") != std::string::npos);
+    CHECK(error_of(dir).find("no match record in this folder") != std::string::npos);
 
     write(dir / "other.json", R"({"hello": 1})");
     CHECK(error_of(dir / "other.json").find("not a match record, nor a replay or log of a game the viewer knows") != std::string::npos);
