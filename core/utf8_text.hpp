@@ -11,5 +11,9 @@ namespace arb {
 bool is_valid_utf8(std::string_view text);
 // `text` itself when it is valid UTF-8, else the escaped copy.
 std::string valid_utf8(std::string_view text);
+// Text from a bot as a terminal may show it: control characters (C0 but tab, DEL, and C1 in
+// UTF-8, among them ESC and CSI) written as "\xHH" / "\u00HH", so that what a bot printed cannot
+// retitle, recolour or rewrite the terminal of whoever reads the arbiter's output.
+std::string terminal_text(std::string_view text);
 
 }  // namespace arb

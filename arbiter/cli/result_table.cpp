@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/utf8_text.hpp"
+
 namespace arb::cli {
 namespace {
 
@@ -30,18 +32,18 @@ void print_match_result(std::ostream& out, const MatchRecord& record) {
     for (const auto& p : record.participants) {
         out << fmt::format("{:>4}  {:<{}}  {:>8g}  {:>4}  {:<8}  {:>8.3f}  {:>8.3f}  {:>9.1f}  {}\n", p.seat, p.bot,
                            width, p.score, p.rank, to_string(p.status), p.usage.wall_used_s, p.usage.cpu_used_s,
-                           static_cast<double>(p.usage.peak_memory_kib) / 1024.0, reason(p));
+                           static_cast<double>(p.usage.peak_memory_kib) / 1024.0, terminal_text(reason(p)));
     }
 }
 
 void print_stderr_tails(std::ostream& out, const MatchRecord& record) {
     for (const auto& p : record.participants) {
         if (p.stderr_tail.empty()) continue;
-        out << fmt::format("stderr of {} (seat {}), last lines:\n", p.bot, p.seat);
+        out << fmt::format("stderr of {} (seat {}), last lines:\n", terminal_text(p.bot), p.seat);
         std::size_t start = 0;
         while (start < p.stderr_tail.size()) {
             const std::size_t nl = std::min(p.stderr_tail.find('\n', start), p.stderr_tail.size());
-            out << "    " << p.stderr_tail.substr(start, nl - start) << "\n";
+            out << "    " << terminal_text(std::string_view(p.stderr_tail).substr(start, nl - start)) << "\n";
             start = nl + 1;
         }
     }
@@ -59,8 +61,8 @@ void print_failed_seats(std::ostream& out, const std::vector<KeyedRecord>& match
             const std::size_t last_nl = p.stderr_tail.rfind('\n');
             const std::string last_line =
                 last_nl == std::string::npos ? p.stderr_tail : p.stderr_tail.substr(last_nl + 1);
-            out << fmt::format("  {}  {}: {}{}\n", m.key, p.bot, failure_summary(p),
-                               last_line.empty() ? "" : " | stderr: " + last_line);
+            out << fmt::format("  {}  {}: {}{}\n", m.key, terminal_text(p.bot), terminal_text(failure_summary(p)),
+                               last_line.empty() ? "" : " | stderr: " + terminal_text(last_line));
         }
     }
     if (all_rows) rows = std::max(rows, *all_rows);

@@ -1,6 +1,7 @@
 #include "arbiter/cli/step_printer.hpp"
 
 #include <ostream>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include "arbiter/match/match_steps.hpp"
 #include "core/table/transcript_steps.hpp"
 #include "core/user_error.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb::cli {
 namespace {
@@ -16,11 +18,11 @@ namespace {
 void print_lines(std::ostream& out, const char* heading, char mark, const std::vector<std::string>& lines) {
     if (lines.empty()) return;
     out << fmt::format("  {} ({} line{}):\n", heading, lines.size(), lines.size() == 1 ? "" : "s");
-    for (const auto& line : lines) out << "    " << mark << ' ' << line << "\n";
+    for (const auto& line : lines) out << "    " << mark << ' ' << terminal_text(line) << "\n";
 }
 
 void print_seat(std::ostream& out, int step, int seat, const std::string& bot, const SeatStepIo& io) {
-    out << fmt::format("step {}, seat {} ({}){}\n", step, seat, bot,
+    out << fmt::format("step {}, seat {} ({}){}\n", step, seat, terminal_text(bot),
                        io.charged_ms ? fmt::format(": {:.3f} ms charged", *io.charged_ms) : std::string());
     if (io.empty()) {
         out << "  nothing sent or received at this step\n";

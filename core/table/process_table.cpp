@@ -83,6 +83,12 @@ void ProcessTableImpl::read_printed(Seat& seat) {
     seat.log.drain(seat.log.out, kReadsPerWakeup);
 }
 
+void ProcessTableImpl::mark_step(int step) {
+    if (!transcript_.open()) return;
+    for (const auto& seat : seats_) read_printed(*seat);  // it belongs to the step before
+    transcript_.step(step);
+}
+
 bool ProcessTableImpl::send(int s, std::string_view text) {
     Seat& seat = at(s);
     if (seat.exchange.status() != SeatStatus::ok || closed_) return false;

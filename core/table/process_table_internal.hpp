@@ -78,7 +78,7 @@ public:
     Millis time_left(int seat) const override { return at(seat).exchange.clock().time_left(); }
     void retire(int seat, SeatStatus why, std::string_view detail) override;
     void note(std::string_view text) override { transcript_.note(text); }
-    void mark_step(int step) override { transcript_.step(step); }
+    void mark_step(int step) override;
     void close() override;
     UsageStats usage(int seat) const override;
     SeatEnd seat_end(int seat) const override;

@@ -24,7 +24,10 @@ cat >"$tmp/work/talker.sh" <<'BOT'
 n=0
 while read -r line; do
   case "$line" in
-    ready|go) echo "talker at turn $n" >&2; echo go; n=$((n+1));;
+    ready|go) echo "talker at turn $n" >&2
+              # At turn 2 it tries to retitle and clear the terminal of whoever reads its output.
+              [ "$n" = 2 ] && printf '\033]0;pwned\007\033[2J\302\233 after\n' >&2
+              echo go; n=$((n+1));;
   esac
 done
 BOT
@@ -55,6 +58,10 @@ if grep -q 'talker at turn [0-24-9]' "$tmp/out"; then fail "show prints stderr o
 "$arbiter" show "$abs_folder" --seat 0 --step 3 --json >"$tmp/out" 2>"$tmp/err" || fail "show --json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d[0]["stderr"]==["talker at turn 3"], d' "$tmp/out" ||
     fail "show --json gives not the step's stderr"
+
+"$arbiter" show "$abs_folder" --seat 0 --step 2 >"$tmp/out" 2>"$tmp/err" || fail "show --step 2"
+grep -q '\\x1b\]0;pwned\\x07\\x1b\[2J\\u009b after' "$tmp/out" || fail "show does not write the control characters out"
+if LC_ALL=C grep -q $'\033\|\007\|\302\233' "$tmp/out"; then fail "show passes a bot's control characters to the terminal"; fi
 
 "$arbiter" show "$abs_folder" --step 99 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- '--step 99: not in the match (its steps are 0..6)' "$tmp/err" || fail "a step not in the match"
