@@ -155,7 +155,17 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     if (!request.replay_path.empty()) write_match_file(request.replay_path, request);
     TablePlayers players(table, bots, market_of(request.seed), max_faults(request), request.replay_path);
     Game game(engine_options(request));
-    play(game, players);
+    // The viewer draws the game after its opening (frame 0), then after each turn: the
+    // exchanges of turn k are step k.
+    table.mark_step(0);
+    begin(game, players);
+    int step = 1;
+    for (;; ++step) {
+        table.mark_step(step);
+        if (!play_turn(game, players)) break;
+    }
+    table.mark_step(step - 1);  // the game's end is told under its last frame
+    finish(game, players);
     const auto scores = game.scores();
     RefereeResult result;
     result.turns = game.state().turns;

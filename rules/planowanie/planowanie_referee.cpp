@@ -59,7 +59,18 @@ class Referee {
   private:
     // --- the seed's command sequence ----------------------------------------------------------
 
+    // Steps as the viewer numbers its frames: per deal one for the deal (the hands sent), one for
+    // the declarations, one per card; the set-up commands belong to step 0. An exchange that
+    // ends the match with a fault has the step after the last frame the viewer draws.
+    void mark_step() {
+        if (step_ != marked_) table_.mark_step(step_);
+        marked_ = step_++;
+    }
+
     bool play_all() {
+        step_ = 0;
+        mark_step();
+        step_ = 0;  // the first deal's frame is step 0 as well
         const Config& config = settings_.config;
         if (!broadcast_same(set_deck_command(config))) return false;
         std::vector<std::string> players;
@@ -88,6 +99,7 @@ class Referee {
             for (const Card& c : hand) texts.push_back(settings_.config.deck.text(c));
         }
 
+        mark_step();
         std::vector<std::string> set_cards;
         set_cards.reserve(hands.size());
         for (const auto& hand : hands) set_cards.push_back(set_cards_command(settings_.config.deck, hand));
@@ -100,6 +112,7 @@ class Referee {
     }
 
     bool declarations() {
+        mark_step();
         std::vector<std::string> times;
         times.reserve(static_cast<std::size_t>(n_));
         for (int s = 0; s < n_; ++s) times.push_back(time_left(s));
@@ -137,6 +150,7 @@ class Referee {
     }
 
     bool one_card() {
+        mark_step();
         const int seat = state_.to_move();
         if (!ask_ack(seat, time_left(seat))) return false;
         const Answer answer = ask_seat(table_, seat, kGenMove, gtp_framer(), read_gtp_reply);
@@ -383,6 +397,8 @@ class Referee {
     int n_;
     std::vector<std::optional<Fault>> faults_;
     std::vector<int> warnings_;
+    int step_ = 0;     // the next step to mark
+    int marked_ = -1;  // the last step marked
     GameLog log_;
 };
 

@@ -26,12 +26,15 @@ std::filesystem::path game_log_path(const std::filesystem::path& log_path, int g
     return p;
 }
 
-GameOutcome play_game(const Field& field, Table& table, int first_seat) {
+GameOutcome play_game(const Field& field, Table& table, int first_seat, int first_step) {
     GameOutcome outcome;
     outcome.log.field = field;
     GameState state = initial_state(field);
 
-    while (!game_over(field, state)) {
+    // The viewer draws a game's field before its first step (frame first_step), then after each
+    // step: the plans asked at step s are drawn at frame first_step + s + 1.
+    for (int s = 0; !game_over(field, state); ++s) {
+        table.mark_step(first_step + s + 1);
         std::vector<Request> requests;
         for (int a = 0; a < kAgents; ++a) {
             const int seat = first_seat + a;
@@ -103,9 +106,12 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     std::array<int, 2> unparsable{0, 0};
     std::string end_reason;
 
+    int first_step = 0;  // the viewer's frames run on over both games
     for (int g = 0; g < kGamesPerMatch; ++g) {
+        table.mark_step(first_step);  // the game's field before its first step
         table.note(fmt::format("game {} starts: bot 0 is team {}", g + 1, g == 0 ? 0 : 1));
-        const GameOutcome game = play_game(field, table, g * kAgents);
+        const GameOutcome game = play_game(field, table, g * kAgents, first_step);
+        first_step += static_cast<int>(game.log.plays.size()) + 1;
         for (int a = 0; a < kAgents; ++a) {
             const int bot = bot_of_agent(g, a);
             const AgentFault& fault = game.faults[a];

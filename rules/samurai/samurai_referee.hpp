@@ -51,7 +51,7 @@ struct GameOutcome {
 };
 
 // Plays one game with agent a on table seat first_seat + a. Bot faults are results.
-GameOutcome play_game(const Field& field, Table& table, int first_seat);
+GameOutcome play_game(const Field& field, Table& table, int first_seat, int first_step = 0);
 
 // The match descriptor's parts.
 Field load_match_field(const MatchRequest& request);  // the field option, total-time-ms override applied

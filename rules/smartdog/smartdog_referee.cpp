@@ -230,8 +230,17 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const bool abort_on_fault = on_fault_abort(request);
     note_match_header(log, request.options.path("map"), players, tile.params, arrival, abort_on_fault);
     Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players)), abort_on_fault};
+    // The viewer draws a frame per state sent (a turn), the joins under the first: step k is the
+    // k-th turn's state and the commands that answer it; the last state, sent after the end,
+    // is the step after the last turn.
+    table.mark_step(0);
     join_all(m);
-    while (!session.finished()) play_turn(m, arrival);
+    int step = 0;
+    for (; !session.finished(); ++step) {
+        if (step > 0) table.mark_step(step);
+        play_turn(m, arrival);
+    }
+    table.mark_step(step);
     const std::vector<std::string> last = m.pending_text();
     for (int p = 1; p <= players; ++p) {
         if (!last[static_cast<std::size_t>(p - 1)].empty()) table.send(p - 1, last[static_cast<std::size_t>(p - 1)]);
