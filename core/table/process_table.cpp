@@ -85,7 +85,10 @@ void ProcessTableImpl::read_printed(Seat& seat) {
 
 void ProcessTableImpl::mark_step(int step) {
     if (!transcript_.open()) return;
-    for (const auto& seat : seats_) read_printed(*seat);  // it belongs to the step before
+    for (const auto& seat : seats_) {  // what it printed, and its time, belong to the step before
+        read_printed(*seat);
+        seat->transcript.end_step();
+    }
     transcript_.step(step);
 }
 
@@ -155,6 +158,7 @@ void ProcessTableImpl::retire(int s, SeatStatus why, std::string_view detail) {
 // ---- the event loop --------------------------------------------------------------------------
 
 void ProcessTableImpl::pump_until(const std::function<bool()>& done, std::optional<SteadyClock::time_point> deadline) {
+    transcript_.flush();  // what happened so far is on disk while the table waits
     for (;;) {
         if (done()) return;
         const auto now = SteadyClock::now();

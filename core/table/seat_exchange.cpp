@@ -96,7 +96,7 @@ void SeatExchange::finish(ReplyStatus status, std::string why) {
     if (active.write_done && reply.wall >= kCpuSampleFloor) sample_cpu(reply);
     if (active.charged) {
         clock_.charge(reply.wall);
-        if (transcript_.open()) transcript('#', fmt::format("charged {:.3f} ms", std::chrono::duration<double, std::milli>(reply.wall).count()));
+        if (transcript_.open()) transcript_.charged(std::chrono::duration<double, std::milli>(reply.wall).count());
     }
     if (status == ReplyStatus::ok) return process_.rest();
     channel_->reply_failed();

@@ -5,6 +5,8 @@
 #include <string>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "core/user_error.hpp"
 #include "core/utf8_text.hpp"
 
@@ -37,13 +39,15 @@ void Transcript::header(std::string_view text) {
 void Transcript::note(std::string_view text) {
     if (file_ == nullptr) return;
     std::fprintf(file_, "%10.6f # %.*s\n", seconds(), static_cast<int>(text.size()), text.data());
-    std::fflush(file_);
+}
+
+void Transcript::flush() {
+    if (file_ != nullptr) std::fflush(file_);
 }
 
 void Transcript::step(int step) {
     if (file_ == nullptr) return;
     std::fprintf(file_, "%10.6f # step %d\n", seconds(), step);
-    std::fflush(file_);
 }
 
 void Transcript::seat_line(std::string_view label, char direction, std::string_view text) {
@@ -60,7 +64,6 @@ void Transcript::seat_line(std::string_view label, char direction, std::string_v
         if (nl == std::string_view::npos) break;
         from = nl + 1;
     } while (from < text.size());
-    std::fflush(file_);
 }
 
 // ---- one seat --------------------------------------------------------------------------------
@@ -118,8 +121,16 @@ void SeatTranscript::close_step() {
     step_cut_said_ = false;
 }
 
+void SeatTranscript::end_step() {
+    if (charges_ == 0 || !transcript_.open()) return;
+    transcript_.seat_line(label_, '#', fmt::format("charged {:.3f} ms", charged_ms_));
+    charged_ms_ = 0;
+    charges_ = 0;
+}
+
 void SeatTranscript::finish() {
     if (!transcript_.open()) return;
+    end_step();
     if (!partial_.empty()) keep_line(partial_);
     partial_.clear();
     close_step();

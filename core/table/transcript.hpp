@@ -1,8 +1,9 @@
 #pragma once
 // The match transcript: one line per event of every seat, with the time since the table opened
 // ('>' sent, '<' received, '!' printed on stderr, '#' an event), and the referee's step marks
-// ("# step K"), written as it happens so that a match that dies still leaves what happened.
-// No file = nothing is written.
+// ("# step K"). Lines are buffered and written out whenever the table waits for a bot (flush),
+// so that a match that hangs or dies still leaves what happened, at one write per wait rather
+// than one per line. No file = nothing is written.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -30,6 +31,8 @@ public:
     void note(std::string_view text);
     // The referee's step mark (Table::mark_step).
     void step(int step);
+    // Writes out what is buffered: before every wait for a bot, and at the end.
+    void flush();
 
 private:
     double seconds() const;
@@ -56,7 +59,11 @@ public:
     void line(char direction, std::string_view text);
     // Bytes the bot printed on stderr (or, for a TCP or HTTP bot, on stdout), as they are read.
     void printed(std::string_view bytes);
-    // The seat's end: its unfinished stderr line.
+    // Time charged to a reply: summed over the step, written once ("# charged X ms") when the
+    // step ends (end_step), so that a step of many small requests costs one line.
+    void charged(double ms) { charged_ms_ += ms, ++charges_; }
+    void end_step();
+    // The seat's end: its unfinished stderr line and the step's time.
     void finish();
 
 private:
@@ -72,6 +79,8 @@ private:
     bool step_cut_said_ = false;
     std::size_t match_bytes_ = 0;
     bool match_cut_said_ = false;
+    double charged_ms_ = 0;
+    int charges_ = 0;
 };
 
 }  // namespace arb::process_table_detail

@@ -79,6 +79,23 @@ TEST_CASE("transcript: a flood of stderr is bounded per step and per match, and 
     CHECK(stderr_bytes <= SeatTranscript::kBytesPerMatch + 4096);
 }
 
+TEST_CASE("transcript: the time charged is summed over a step and written once when it ends") {
+    const auto path = fresh_scratch("transcript-charged") / "t.txt";
+    {
+        Transcript transcript(path);
+        SeatTranscript seat(transcript, "p0");
+        seat.end_step();  // nothing charged: no line
+        seat.line('>', "a");
+        seat.charged(1.25);
+        seat.line('>', "b");
+        seat.charged(0.5);
+        seat.end_step();
+        seat.charged(2.0);
+        seat.finish();
+    }
+    CHECK(lines_of(path) == std::vector<std::string>{"p0 > a", "p0 > b", "p0 # charged 1.750 ms", "p0 # charged 2.000 ms"});
+}
+
 TEST_CASE("transcript: without a file nothing is kept and nothing fails") {
     Transcript transcript;
     SeatTranscript seat(transcript, "p0");
