@@ -59,6 +59,13 @@ def write(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
+def transcript_seed(game, folder):
+    """The transcript's first 8 KB in whole lines, the bots' paths made portable."""
+    text = next(Path(folder).glob("*.transcript")).read_text(errors="replace")[:8000]
+    text = text[:text.rfind("\n") + 1].replace(str(BOTS), "/opt/arbiter/bots")
+    write("match_transcript", f"{game}-head.txt", text)
+
+
 def reply_seeds(tmp):
     games = {
         "planowanie": (["--total-time-ms", "60000"],
@@ -79,6 +86,7 @@ def reply_seeds(tmp):
         for b in bots:
             args += ["--bot", b]
         run(*args)
+        transcript_seed(game, folder)
         data = answers_from_transcripts(folder)
         if game == "smartdog":  # the harness puts each seat's token where the answer says $TOKEN
             data = re.sub(rb"join [0-9a-f]{16}", b"join $TOKEN", data)

@@ -97,5 +97,6 @@ REPLAY_CASE(replies_samurai)
 REPLAY_CASE(replies_smartdog)
 REPLAY_CASE(replies_koehandel)
 REPLAY_CASE(view_match)
+REPLAY_CASE(match_transcript)
 
 }  // namespace arb::fuzz
