@@ -64,6 +64,7 @@ std::string results_text(const PairResult& pair) {
         return fmt::format("the same result ({}score {})", old_word.empty() ? "" : old_word + ", ", old_score);
     std::string text;
     if (old_word != new_word) text = fmt::format("{} -> {}, ", old_word, new_word);
+    else if (!old_word.empty()) text = old_word + " both times, ";
     return text + fmt::format("score {} -> {}", old_score, new_score);
 }
 
