@@ -65,14 +65,17 @@ diff::DiffPlan prepare(const DiffArgs& args, std::string& opponent_line) {
     if (plan.old_bot.name == plan.new_bot.name)
         throw UserError("the two versions are both named '" + plan.old_bot.name + "'; give one another name=");
     for (const auto& spec : args.opponents) plan.opponents.push_back(parse_bot_spec(tournament::expand_variables(spec)));
-    const bool alone = plan.opponents.empty() && game.min_bots <= 1 && args.players.value_or(1) <= 1;
+    // Without --bot, OLD plays itself (and NEW plays OLD); --players 1 plays the version alone
+    // where the game lets one bot play. A game that seats fewer bots than it holds fills the
+    // other seats itself (house bots).
+    const bool alone = plan.opponents.empty() && args.players.value_or(2) == 1 && game.min_bots <= 1;
     if (alone) {
-        opponent_line = fmt::format("opponent: none, {} plays one bot (give --bot for others)", game.name);
+        opponent_line = fmt::format("opponents: none, the version plays {} alone", game.name);
     } else if (plan.opponents.empty()) {
         plan.opponents.push_back(plan.old_bot);
-        opponent_line = fmt::format("opponent: {} itself (give --bot for others)", plan.old_bot.name);
+        opponent_line = fmt::format("opponents: {} itself (give --bot for others)", plan.old_bot.name);
     }
-    plan.seats = args.players.value_or(alone ? 1 : std::max(game.min_bots, 1 + static_cast<int>(args.opponents.size())));
+    plan.seats = args.players.value_or(std::max(game.min_bots, 1 + static_cast<int>(plan.opponents.size())));
     if (plan.seats < game.min_bots || plan.seats > game.max_bots)
         throw UserError(fmt::format("{} plays {} to {} bots, not {} (the version and its opponents; --players sets it)",
                                     game.name, game.min_bots, game.max_bots, plan.seats));
@@ -165,10 +168,10 @@ void add_diff_command(CLI::App& app) {
     cmd->add_option("NEW", args->new_spec, "The new version, named otherwise")->required();
     cmd->add_option("--game", args->game, "Game name (arbiter games)")->required();
     cmd->add_option("--bot", args->opponents,
-                    "An opponent (repeatable; cycled over the other seats). Default: OLD itself, or none where the "
-                    "game plays one bot");
+                    "An opponent (repeatable; cycled over the other seats). Default: OLD itself");
     cmd->add_option("--games", args->games, "Games per version (default: twice the seats)");
-    cmd->add_option("--players", args->players, "Seats per match (default: the version and its opponents)");
+    cmd->add_option("--players", args->players, "Bots per match (default: the version and its opponents; 1 plays the version alone where the game "
+                    "lets one bot play)");
     cmd->add_option("--seed", args->seed, "Seed of game 0; game i is played with seed + i (default 1)")
         ->check(unsigned_integer());
     cmd->add_option("-j,--jobs", args->jobs, "Matches played at once (default: number of cores)");
@@ -180,14 +183,19 @@ void add_diff_command(CLI::App& app) {
     cmd->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")->check(memory_mib_range());
     add_confinement_flags(cmd, args->confinement);
     cmd->footer(
-        "Game i (seed + i) is played by OLD and by NEW in seat i mod SEATS, so that every seat is covered, with the same\n"
-        "opponents in the other seats; each match leaves its folder (record, replay, transcript, logs) as\n"
-        "old/gI-seatJ and new/gI-seatJ under --out. The two transcripts of a game are compared step by step (the\n"
-        "viewer's frames; `arbiter show FOLDER --step K` prints one): the first step where a bot replied other lines\n"
-        "is printed with both replies and the version's result in both matches, the matches whose result changed\n"
-        "first, then 'N of M matches differ; K changed result: +better -worse', or 'no differences'. A game that\n"
-        "marks no steps is compared by exchange: the n-th request to a seat. OLD plays game 0 a second time; if it\n"
-        "plays otherwise, the diff says so (a bot or the game is not deterministic). Exit 0 when it ran.\n\n"
+        "Game i (seed + i) is played by OLD and by NEW in seat i mod SEATS, so that every seat is covered, with the\n"
+        "same opponents in the other seats (without --bot: OLD itself; the given ones repeated to fill the seats; a\n"
+        "game that holds more seats fills the rest with its house bots). Each match leaves its folder (record,\n"
+        "replay, transcript, logs) as old/gI and new/gI under --out. The two transcripts of a game are compared step\n"
+        "by step (the referee's step marks, the viewer's frames): the first step where a bot replied other lines is\n"
+        "printed with both replies and the version's result in both matches, the matches whose result changed first,\n"
+        "each with the `arbiter show NEW_FOLDER --seat N --step K` that prints that step; then 'N of M matches\n"
+        "differ; K changed result: +better -worse', or 'no differences'. A game that marks no steps is compared by\n"
+        "exchange: the n-th request to a seat. OLD plays game 0 a second time (old-again/g0); if it plays otherwise,\n"
+        "the diff says so (a bot or the game is not deterministic). Exit 0 when it ran, 2 for a usage error.\n"
+        "--viewers: diff-gI.html holds both viewers (iframes of old/gI/viewer.html and new/gI/viewer.html), opened at\n"
+        "the first difference; stepping one steps the other by messages between the pages (postMessage), which\n"
+        "browsers allow between pages opened from files, where they forbid reading another frame's address.\n\n"
         "Example:\n"
         "  arbiter diff \"name=old cmd=./old_bot\" \"name=new cmd=./new_bot\" --game " + example_game().name +
         " --games 8 --viewers");

@@ -57,7 +57,7 @@ struct DiffPlan {
 // the other seats in order, each opponent named apart from both versions (NAME#2, ...).
 std::vector<BotSpec> seating(const DiffPlan& plan, const BotSpec& version, int game);
 int version_seat(const DiffPlan& plan, int game);
-// "g3-seat1": a pair's folder under old/ and new/.
+// "g3": a pair's folder under old/ and new/ (game 3's).
 std::string match_folder(const DiffPlan& plan, int game);
 
 struct PairResult {
@@ -83,6 +83,9 @@ DiffReport play_and_compare(const DiffPlan& plan, const tournament::MatchFunctio
 // Whether the version's result differs between the two matches, and which way: +1 better
 // (a lower rank, or the same rank with a higher score), -1 worse, 0 the same or only otherwise.
 int result_change(const PairResult& pair);
+// Where to look at a differing pair: `arbiter show NEW_FOLDER --seat N --step K` (the seat that
+// replied otherwise; without --step where the game marks no steps).
+std::string look_line(const PairResult& pair);
 bool result_changed(const PairResult& pair);
 
 // What `arbiter diff` prints after its matches: one line per pair whose replies differ (those

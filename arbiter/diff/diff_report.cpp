@@ -1,5 +1,9 @@
 // What `arbiter diff` prints and the page that shows a pair of matches side by side.
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -88,6 +92,26 @@ std::string pair_line(const DiffPlan& plan, const PairResult& pair) {
                        results_text(pair));
 }
 
+// A path as a shell word: relative to the working folder when it lies under it, quoted when it
+// holds anything but letters, digits and -_./+,=:@.
+std::string shell_path(const std::filesystem::path& path) {
+    std::error_code ec;
+    const std::filesystem::path here = std::filesystem::current_path(ec);
+    std::filesystem::path shown = path;
+    if (!ec && path.is_absolute()) {
+        const std::filesystem::path rel = path.lexically_relative(here);
+        if (!rel.empty() && *rel.begin() != "..") shown = rel;
+    }
+    const std::string text = shown.generic_string();
+    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./+,=:@").find(c) != std::string_view::npos;
+    });
+    if (plain) return text;
+    std::string quoted = "'";
+    for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
 std::string html_text(const std::string& text) {
     std::string out;
     for (const char c : text) {
@@ -104,6 +128,14 @@ std::string html_text(const std::string& text) {
 }
 
 }  // namespace
+
+std::string look_line(const PairResult& pair) {
+    const FirstDifference& d = pair.difference;
+    const int seat = d.participant >= 0 ? d.participant : pair.seat;
+    std::string line = fmt::format("arbiter show {} --seat {}", shell_path(pair.new_folder), seat);
+    if (pair.marked) return line + fmt::format(" --step {}", d.step);
+    return line + fmt::format("   (at its request number {}: the game marks no steps)", d.step);
+}
 
 int result_change(const PairResult& pair) {
     const ParticipantResult* o = seat_of(pair.old_record, pair.seat);
@@ -130,8 +162,8 @@ std::vector<std::string> report_lines(const DiffPlan& plan, const DiffReport& re
                                   plan.game->name));
     const FirstDifference& again = report.old_again;
     if (again.kind == FirstDifference::Kind::reply)
-        out.push_back(fmt::format("not deterministic: {} differs from itself at {} {} of g0 (the game or a bot reads the "
-                                  "clock or its own randomness); differences below may not be the new version's",
+        out.push_back(fmt::format("not deterministic: {} differs from itself at {} {} of g0 (a bot or the game reads the "
+                                  "clock or unseeded randomness); differences below may not be the new version's",
                                   plan.old_bot.name, unit, again.step));
     // Sent lines that differ under the same replies are the referee's own (a clock it sends, such as
     // the time left) when OLD's second run shows them too: then they are not differences.
@@ -149,7 +181,10 @@ std::vector<std::string> report_lines(const DiffPlan& plan, const DiffReport& re
     std::stable_sort(differing.begin(), differing.end(), [](const PairResult* a, const PairResult* b) {
         return result_changed(*a) && !result_changed(*b);
     });
-    for (const PairResult* pair : differing) out.push_back(pair_line(plan, *pair));
+    for (const PairResult* pair : differing) {
+        out.push_back(pair_line(plan, *pair));
+        if (!pair->new_folder.empty()) out.push_back("  look: " + look_line(*pair));
+    }
     for (const PairResult* pair : sent_only) out.push_back(pair_line(plan, *pair));
     const int matches = static_cast<int>(report.pairs.size());
     if (differing.empty()) {

@@ -56,15 +56,23 @@ BOT
 greedy=$bots/ants/greedy_bot
 "$arbiter" diff "name=old cmd=$greedy" "name=new cmd=\"python3 $tmp/changer.py ants 5 $greedy\"" --game ants \
     --set map="$map" --set turns=12 --games 2 --out out-ants --viewers >"$tmp/out" 2>"$tmp/err" || fail "diff ants"
-grep -q '^opponent: old itself (give --bot for others)$' "$tmp/out" || fail "the self-play opponent is not said"
+grep -q '^opponents: old itself (give --bot for others)$' "$tmp/out" || fail "the self-play opponent is not said"
 [ "$(grep -c '^g[01] seed [12] seat [01]: first difference at step 5 (new replied "go", old "o ' "$tmp/out")" = 2 ] ||
     fail "not both games differ at step 5"
 grep -q '^2 of 2 matches differ; ' "$tmp/out" || fail "no summary line"
+# Where to look: the new version's seat at step 5, a command that prints that step.
+grep -q '^  look: arbiter show out-ants/new/g0 --seat 0 --step 5$' "$tmp/out" || fail "no look line for g0"
+grep -q '^  look: arbiter show out-ants/new/g1 --seat 1 --step 5$' "$tmp/out" || fail "no look line for g1"
+look=$(sed -n 's/^  look: arbiter //p' "$tmp/out" | head -1)
+# shellcheck disable=SC2086
+"$arbiter" $look >"$tmp/show" 2>&1 || fail "the look command fails: $look"
+grep -q '^step 5, seat 0 (new)' "$tmp/show" && grep -A1 -x '  replied (1 line):' "$tmp/show" | grep -qx '    < go' ||
+    fail "the look command does not print new's reply at step 5"
 if grep -q 'not deterministic' "$tmp/out"; then fail "the greedy bot is called not deterministic"; fi
-[ -f out-ants/old/g0-seat0/transcript.txt ] && [ -f out-ants/new/g1-seat1/transcript.txt ] || fail "no match folders"
-grep -q 'src="old/g0-seat0/viewer.html#frame=6"' out-ants/diff-g0.html || fail "the old viewer is not opened at step 5"
-grep -q 'src="new/g0-seat0/viewer.html#frame=6"' out-ants/diff-g0.html || fail "the new viewer is not opened at step 5"
-grep -q 'arbiterFrame' out-ants/new/g0-seat0/viewer.html || fail "the viewer does not post its frame"
+[ -f out-ants/old/g0/transcript.txt ] && [ -f out-ants/new/g1/transcript.txt ] || fail "no match folders"
+grep -q 'src="old/g0/viewer.html#frame=6"' out-ants/diff-g0.html || fail "the old viewer is not opened at step 5"
+grep -q 'src="new/g0/viewer.html#frame=6"' out-ants/diff-g0.html || fail "the new viewer is not opened at step 5"
+grep -q 'arbiterFrame' out-ants/new/g0/viewer.html || fail "the viewer does not post its frame"
 
 cp "$greedy" "$tmp/greedy_copy"
 "$arbiter" diff "name=old cmd=$greedy" "name=copy cmd=$tmp/greedy_copy" --game ants --set map="$map" \
@@ -89,7 +97,7 @@ heur=$bots/planowanie/heuristic_bot
 "$arbiter" diff "name=old cmd=$heur" "name=new cmd=\"python3 $tmp/changer.py gtp 7 $heur\"" --game planowanie \
     --bot "name=r cmd=\"$bots/planowanie/random_bot 3\"" --games 2 --out plan >"$tmp/out" 2>"$tmp/err" || fail "diff planowanie"
 # Where old's 7th request is in its transcript: its step, else its number.
-expected=$(python3 - plan/old/g0-seat0/transcript.txt <<'PY'
+expected=$(python3 - plan/old/g0/transcript.txt <<'PY'
 import re, sys
 label, step, marked, requests, previous = None, -1, False, 0, None
 for line in open(sys.argv[1], encoding="utf-8", errors="replace"):

@@ -151,18 +151,27 @@ TEST_CASE("the printed lines: differing matches with both replies, the changed r
     worse.game = 1;
     worse.seed = 2;
     worse.new_record = record(2, 9, 1);
+    worse.new_folder = "/nowhere/out/new/g1";
+    worse.difference.participant = 1;
+    worse.difference.step = 17;
     arb::diff::PairResult none = same;
     none.game = 2;
     none.difference = {};
     report.pairs = {same, worse, none};
 
     auto lines = arb::diff::report_lines(plan, report);
-    REQUIRE(lines.size() == 3);
-    CHECK(lines[0] == "g1 seed 2 seat 0: first difference at step 17 (new replied \"o 3 4 N\", old \"o 3 4 E\"); "
-                      "won -> lost, score 12 -> 9");
-    CHECK(lines[1] == "g0 seed 1 seat 0: first difference at step 17 (new replied \"o 3 4 N\", old \"o 3 4 E\"); "
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0].starts_with("g1 seed 2 seat 0: first difference at step 17 (seat 1 (opp) against new replied "
+                               "\"o 3 4 N\", against old \"o 3 4 E\"); won -> lost, score 12 -> 9"));
+    // Where to look: the seat that replied otherwise, at that step.
+    CHECK(lines[1] == "  look: arbiter show /nowhere/out/new/g1 --seat 1 --step 17");
+    CHECK(lines[2] == "g0 seed 1 seat 0: first difference at step 17 (new replied \"o 3 4 N\", old \"o 3 4 E\"); "
                       "the same result (won, score 12)");
-    CHECK(lines[2] == "2 of 3 matches differ; 1 changed result: +0 -1");
+    CHECK(lines[3] == "2 of 3 matches differ; 1 changed result: +0 -1");
+    // Without step marks, the seat's request number instead of --step.
+    worse.marked = false;
+    CHECK(arb::diff::look_line(worse) ==
+          "arbiter show /nowhere/out/new/g1 --seat 1   (at its request number 17: the game marks no steps)");
 
     report.pairs = {none};
     report.old_again = {FirstDifference::Kind::reply, 4, 1, {"a"}, {"b"}};
@@ -173,10 +182,10 @@ TEST_CASE("the printed lines: differing matches with both replies, the changed r
 }
 
 TEST_CASE("the side-by-side page opens both viewers at the frame and relays their frames") {
-    const std::string page = arb::diff::side_by_side_page("a <b>", "old/g0-seat0/viewer.html",
-                                                          "new/g0-seat0/viewer.html", 6);
-    CHECK(page.find("src=\"old/g0-seat0/viewer.html#frame=6\"") != std::string::npos);
-    CHECK(page.find("src=\"new/g0-seat0/viewer.html#frame=6\"") != std::string::npos);
+    const std::string page = arb::diff::side_by_side_page("a <b>", "old/g0/viewer.html",
+                                                          "new/g0/viewer.html", 6);
+    CHECK(page.find("src=\"old/g0/viewer.html#frame=6\"") != std::string::npos);
+    CHECK(page.find("src=\"new/g0/viewer.html#frame=6\"") != std::string::npos);
     CHECK(page.find("a &lt;b&gt;") != std::string::npos);
     CHECK(page.find("arbiterGo") != std::string::npos);
 }
