@@ -5,7 +5,7 @@
 
 1. Layers: the folders are the layers (core -> rating, rules -> arbiter -> tools, tests), and no
    #include runs from a lower layer to a higher one; inside arbiter/ the same holds for
-   match -> tournament -> ladder, report, view -> cli; a game folder includes no other game's folder,
+   match -> tournament -> ladder, diff, report, view -> cli; a game folder includes no other game's folder,
    and nothing of arbiter/ includes a game's folder (a game reaches the arbiter through its
    descriptor, rules/game.hpp, and the registry);
    inside core/ the rooms stand in the order of CORE_ROOMS (its own files, confine/, channel/,
@@ -52,6 +52,7 @@ ALLOWED = {
     "arbiter/match": {"core", "rules", "arbiter/match"},
     "arbiter/tournament": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament"},
     "arbiter/ladder": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament", "arbiter/ladder"},
+    "arbiter/diff": {"core", "rating", "rules", "arbiter/match", "arbiter/tournament", "arbiter/diff"},
     "arbiter/report": {"core", "rating", "arbiter/report"},
     "arbiter/view": {"core", "rules", "arbiter/match", "arbiter/view"},
     "arbiter/cli": {"core", "rating", "rules", "arbiter"},
@@ -73,7 +74,7 @@ ANY_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([^>"]+)[>"]')
 ENGINE_FORBIDDEN_SYSTEM = ("iostream", "fstream", "cstdio", "stdio.h", "istream", "ostream", "filesystem")
 ENGINE_FORBIDDEN_PREFIXES = ("spdlog/", "core/table/", "core/channel/", "core/confine/", "core/seat",
                              "core/table_settings", "arbiter/", "rules/game.hpp")
-NAMELESS_FOLDERS = ("arbiter/view", "arbiter/cli")
+NAMELESS_FOLDERS = ("arbiter/view", "arbiter/cli", "arbiter/diff")
 NAMELESS_ENDINGS = SOURCE_ENDINGS + (".js", ".css", ".cmake", ".txt")
 SQL_ROOTS = ("core", "rules", "arbiter")
 SQL_TEXT = re.compile(r'"\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|PRAGMA|BEGIN|COMMIT)\b')

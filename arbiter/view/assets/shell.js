@@ -135,9 +135,18 @@ ArbiterView.start = function () {
     drawChart();
   }
   function go(f) {
+    var before = frame;
     frame = Math.max(0, Math.min(frames - 1, f | 0));
     show();
+    // A page that holds this one (arbiter diff's side by side) is told the frame, as the address counts it.
+    if (frame !== before && window.parent !== window) window.parent.postMessage({ arbiterFrame: frame + 1 }, '*');
   }
+  // ... and may ask for one.
+  window.addEventListener('message', function (e) {
+    var d = e.data;
+    if (e.source !== window.parent || !d || typeof d.arbiterGo !== 'number') return;
+    if (d.arbiterGo - 1 !== frame) go(d.arbiterGo - 1);
+  });
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;

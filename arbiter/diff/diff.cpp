@@ -1,0 +1,188 @@
+#include "arbiter/diff/diff.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <set>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "arbiter/match/match_files.hpp"
+#include "core/table/transcript_steps.hpp"
+#include "core/user_error.hpp"
+
+namespace arb::diff {
+namespace {
+
+const std::vector<std::string>& lines_of(const MatchSteps& m, int step, std::size_t participant, bool reply) {
+    static const std::vector<std::string> none;
+    const auto it = m.steps.find(step);
+    if (it == m.steps.end() || participant >= it->second.size()) return none;
+    return reply ? it->second[participant].reply : it->second[participant].sent;
+}
+
+std::size_t participants_of(const MatchSteps& m) {
+    std::size_t n = m.bots.size();
+    for (const auto& [step, seats] : m.steps) n = std::max(n, seats.size());
+    return n;
+}
+
+// The "# seat LABEL: bot NAME: COMMAND" header's label and bot.
+bool seat_header(std::string_view line, TranscriptSteps& out) {
+    constexpr std::string_view kHeader = "# seat ";
+    if (!line.starts_with(kHeader)) return false;
+    line.remove_prefix(kHeader.size());
+    const std::size_t colon = line.find(": bot ");
+    if (colon == std::string_view::npos) return false;
+    std::string_view bot = line.substr(colon + 6);
+    out.labels.emplace_back(line.substr(0, colon));
+    out.bots.emplace_back(bot.substr(0, bot.find(": ")));
+    return true;
+}
+
+}  // namespace
+
+FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& new_steps) {
+    std::set<int> steps;
+    for (const auto& [step, seats] : old_steps.steps) steps.insert(step);
+    for (const auto& [step, seats] : new_steps.steps) steps.insert(step);
+    const std::size_t participants = std::max(participants_of(old_steps), participants_of(new_steps));
+    FirstDifference sent;
+    for (const int step : steps) {
+        for (std::size_t p = 0; p < participants; ++p) {
+            const auto& old_reply = lines_of(old_steps, step, p, true);
+            const auto& new_reply = lines_of(new_steps, step, p, true);
+            if (old_reply != new_reply)
+                return {FirstDifference::Kind::reply, step, static_cast<int>(p), old_reply, new_reply};
+            if (sent.kind != FirstDifference::Kind::none) continue;
+            const auto& old_sent = lines_of(old_steps, step, p, false);
+            const auto& new_sent = lines_of(new_steps, step, p, false);
+            if (old_sent != new_sent) sent = {FirstDifference::Kind::sent, step, static_cast<int>(p), old_sent, new_sent};
+        }
+    }
+    return sent;
+}
+
+MatchSteps exchanges_by_participant(const std::filesystem::path& transcript, const MatchRecord& record) {
+    std::ifstream in(transcript, std::ios::binary);
+    if (!in) throw UserError(transcript.string() + ": cannot read the transcript");
+    TranscriptSteps out;
+    std::vector<int> exchange;   // by seat: its current request's number
+    std::vector<char> previous;  // by seat: the direction of its last '>' or '<' line
+    for (std::string text; std::getline(in, text);) {
+        const std::string_view line = text;
+        if (seat_header(line, out)) {
+            exchange.push_back(0);
+            previous.push_back(0);
+            continue;
+        }
+        if (line.empty() || line.starts_with("#")) continue;
+        // "%10.6f LABEL D TEXT"; the referee's lines ("%10.6f # ...") are not an exchange.
+        const std::size_t start = line.find_first_not_of(' ');
+        const std::size_t after_time = start == std::string_view::npos ? start : line.find(' ', start);
+        if (after_time == std::string_view::npos) continue;
+        const std::string_view rest = line.substr(after_time + 1);
+        const std::size_t space = rest.find(' ');
+        if (rest.starts_with("# ") || space == std::string_view::npos || space + 2 > rest.size()) continue;
+        const int seat = out.seat_of(std::string(rest.substr(0, space)));
+        if (seat < 0) continue;
+        const auto s = static_cast<std::size_t>(seat);
+        const char direction = rest[space + 1];
+        const std::string body(rest.substr(std::min(rest.size(), space + 3)));
+        if (direction == '>' && previous[s] != '>') ++exchange[s];
+        if (direction == '>' || direction == '<') previous[s] = direction;
+        StepIo& io = out.steps[exchange[s]];
+        io.seats.resize(out.labels.size());
+        if (direction == '>') io.seats[s].sent.push_back(body);
+        else if (direction == '<') io.seats[s].reply.push_back(body);
+        else if (direction == '!') io.seats[s].printed.push_back(body);
+    }
+    for (auto& [n, io] : out.steps) io.seats.resize(out.labels.size());
+    MatchSteps steps = steps_by_participant(out, record);
+    steps.marked = false;
+    return steps;
+}
+
+FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord& new_record, bool& marked) {
+    for (const MatchRecord* r : {&old_record, &new_record})
+        if (r->transcript_path.empty()) throw UserError("a match of the diff has no transcript");
+    const TranscriptSteps old_transcript = read_transcript_steps(old_record.transcript_path);
+    const TranscriptSteps new_transcript = read_transcript_steps(new_record.transcript_path);
+    marked = old_transcript.marked && new_transcript.marked;
+    if (marked)
+        return first_difference(steps_by_participant(old_transcript, old_record),
+                                steps_by_participant(new_transcript, new_record));
+    return first_difference(exchanges_by_participant(old_record.transcript_path, old_record),
+                            exchanges_by_participant(new_record.transcript_path, new_record));
+}
+
+int version_seat(const DiffPlan& plan, int game) { return game % plan.seats; }
+
+std::string match_folder(const DiffPlan& plan, int game) {
+    (void)plan;
+    return fmt::format("g{}", game);
+}
+
+std::vector<BotSpec> seating(const DiffPlan& plan, const BotSpec& version, int game) {
+    std::set<std::string> taken{plan.old_bot.name, plan.new_bot.name};
+    std::vector<BotSpec> bots;
+    std::size_t next = 0;
+    for (int seat = 0; seat < plan.seats; ++seat) {
+        if (seat == version_seat(plan, game) || plan.opponents.empty()) {
+            bots.push_back(version);
+            continue;
+        }
+        BotSpec bot = plan.opponents[next++ % plan.opponents.size()];
+        const std::string name = bot.name;
+        for (int copy = 2; taken.count(bot.name); ++copy) bot.name = fmt::format("{}#{}", name, copy);
+        taken.insert(bot.name);
+        bots.push_back(std::move(bot));
+    }
+    return bots;
+}
+
+DiffReport play_and_compare(const DiffPlan& plan, const tournament::MatchFunction& play) {
+    std::vector<MatchRequest> requests;
+    const auto request = [&](const BotSpec& version, int game, const std::string& side) {
+        MatchRequest r;
+        r.game = plan.game->name;
+        r.bots = seating(plan, version, game);
+        r.seed = plan.seed + static_cast<std::uint64_t>(game);
+        r.options = plan.options;
+        r.limits = plan.limits;
+        direct_files_into(r, *plan.game, plan.out / side / match_folder(plan, game), "--out");
+        requests.push_back(std::move(r));
+    };
+    for (int g = 0; g < plan.games; ++g) {
+        request(plan.old_bot, g, "old");
+        request(plan.new_bot, g, "new");
+    }
+    request(plan.old_bot, 0, "old-again");
+    const auto played = tournament::play_concurrently(requests, plan.jobs, play);
+    std::vector<MatchRecord> records;
+    for (const auto& result : played) {
+        if (result.error) std::rethrow_exception(result.error);
+        if (!result.record) throw UserError("the diff was stopped before all its matches were played");
+        records.push_back(*result.record);
+    }
+    DiffReport report;
+    for (int g = 0; g < plan.games; ++g) {
+        PairResult pair;
+        pair.game = g;
+        pair.seed = requests[static_cast<std::size_t>(2 * g)].seed;
+        pair.seat = version_seat(plan, g);
+        pair.old_record = records[static_cast<std::size_t>(2 * g)];
+        pair.new_record = records[static_cast<std::size_t>(2 * g + 1)];
+        pair.old_folder = requests[static_cast<std::size_t>(2 * g)].record_path.parent_path();
+        pair.new_folder = requests[static_cast<std::size_t>(2 * g + 1)].record_path.parent_path();
+        pair.difference = compare_matches(pair.old_record, pair.new_record, pair.marked);
+        report.marked = report.marked && pair.marked;
+        report.pairs.push_back(std::move(pair));
+    }
+    bool marked = true;
+    report.old_again = compare_matches(records.front(), records.back(), marked);
+    return report;
+}
+
+}  // namespace arb::diff
