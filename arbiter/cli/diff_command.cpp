@@ -122,8 +122,8 @@ std::vector<fs::path> write_viewers(const diff::DiffPlan& plan, const diff::Diff
             std::cerr << "arbiter diff: no viewer for g" << pair.game << ": " << e.what() << "\n";
             continue;
         }
-        // Step K is the viewer's frame K, which its address counts from 1.
-        const int frame = pair.marked ? std::max(0, pair.difference.step) + 1 : 1;
+        // Step K is the viewer's frame K (#frame=K); a game without marks opens at its start.
+        const int frame = pair.marked ? std::max(0, pair.difference.step) : 0;
         const std::string title = fmt::format("{} vs {}: g{}, seed {}, seat {}, {} {}", plan.old_bot.name,
                                               plan.new_bot.name, pair.game, pair.seed, pair.seat,
                                               pair.marked ? "first difference at step" : "first difference at exchange",

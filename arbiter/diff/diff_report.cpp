@@ -178,9 +178,15 @@ std::vector<std::string> report_lines(const DiffPlan& plan, const DiffReport& re
         if (pair.difference.kind == FirstDifference::Kind::reply) differing.push_back(&pair);
         else if (pair.difference.kind == FirstDifference::Kind::sent && !sent_is_noise) sent_only.push_back(&pair);
     }
-    std::stable_sort(differing.begin(), differing.end(), [](const PairResult* a, const PairResult* b) {
-        return result_changed(*a) && !result_changed(*b);
-    });
+    // Rank or status changes first (won -> lost), then score changes, then the same result.
+    const auto weight = [](const PairResult& pair) {
+        const ParticipantResult* o = seat_of(pair.old_record, pair.seat);
+        const ParticipantResult* n = seat_of(pair.new_record, pair.seat);
+        if (!o || !n || o->rank != n->rank || o->status != n->status) return o == n ? 0 : 2;
+        return result_changed(pair) ? 1 : 0;
+    };
+    std::stable_sort(differing.begin(), differing.end(),
+                     [&](const PairResult* a, const PairResult* b) { return weight(*a) > weight(*b); });
     for (const PairResult* pair : differing) {
         out.push_back(pair_line(plan, *pair));
         if (!pair->new_folder.empty()) out.push_back("  look: " + look_line(*pair));

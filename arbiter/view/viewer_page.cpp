@@ -50,7 +50,7 @@ std::string viewer_page(const MatchView& view) {
 <button id="play" title="play / pause (space)">play</button><button id="forward" title="forward (right arrow)">&gt;</button>
 <button id="last" title="last (End)">&gt;|</button>
 <input id="scrub" type="range" min="0" value="0" aria-label="turn">
-<span id="frame-info">step <span id="frame-number">1</span> / <span id="frame-count">1</span></span>
+<span id="frame-info">step <span id="frame-number">0</span> / <span id="frame-count">0</span></span>
 <label>speed <input id="speed" type="range" min="0" value="1" style="width:70px"> <span id="speed-label"></span></label>
 <span id="game-controls"></span>
 </div>

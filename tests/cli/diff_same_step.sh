@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # arbiter diff finds the step where a new version first replies otherwise:
 # - Ants (steps marked): a copy of the greedy bot that replies only "go" from turn 5 on differs at
-#   step 5 in every game, and --viewers opens both viewers at that step (#frame=6);
+#   step 5 in every game, and --viewers opens both viewers at that step (#frame=5);
 # - an exact copy of a bot: "no differences";
 # - a bot that plays otherwise in its second run: "not deterministic";
 # - Planowanie: a copy of the heuristic bot that answers "? changed" from its 7th request on
@@ -70,8 +70,8 @@ grep -q '^step 5, seat 0 (new)' "$tmp/show" && grep -A1 -x '  replied (1 line):'
     fail "the look command does not print new's reply at step 5"
 if grep -q 'not deterministic' "$tmp/out"; then fail "the greedy bot is called not deterministic"; fi
 [ -f out-ants/old/g0/transcript.txt ] && [ -f out-ants/new/g1/transcript.txt ] || fail "no match folders"
-grep -q 'src="old/g0/viewer.html#frame=6"' out-ants/diff-g0.html || fail "the old viewer is not opened at step 5"
-grep -q 'src="new/g0/viewer.html#frame=6"' out-ants/diff-g0.html || fail "the new viewer is not opened at step 5"
+grep -q 'src="old/g0/viewer.html#frame=5"' out-ants/diff-g0.html || fail "the old viewer is not opened at step 5"
+grep -q 'src="new/g0/viewer.html#frame=5"' out-ants/diff-g0.html || fail "the new viewer is not opened at step 5"
 grep -q 'arbiterFrame' out-ants/new/g0/viewer.html || fail "the viewer does not post its frame"
 
 cp "$greedy" "$tmp/greedy_copy"

@@ -277,8 +277,8 @@ def check_page(browser, case, page, failures):
         failures.append(f"{name}: left arrow went from step {last['frame']} to {before['frame']}")
     browser.key("Home", 36)
     start = browser.evaluate(SHOWN)
-    if start["frame"] != "1" or start["label"] != first_label:
-        failures.append(f"{name}: Home shows step {start['frame']} '{start['label']}', wanted 1 '{first_label}'")
+    if start["frame"] != "0" or start["label"] != first_label:
+        failures.append(f"{name}: Home shows step {start['frame']} '{start['label']}', wanted 0 '{first_label}'")
     if first_scores is not None and start["scores"] != [float(v) for v in first_scores]:
         failures.append(f"{name}: the first step shows scores {start['scores']}, wanted {first_scores}")
     for error in browser.errors():

@@ -126,8 +126,9 @@ ArbiterView.start = function () {
       r.status.textContent = st || '';
       r.row.classList.toggle('failed', !!st && st !== 'alive' && st !== 'playing');
     });
-    document.getElementById('frame-number').textContent = String(frame + 1);
-    document.getElementById('frame-count').textContent = String(frames);
+    // Steps count from 0, as the transcript, `arbiter show --step` and `arbiter diff` count them.
+    document.getElementById('frame-number').textContent = String(frame);
+    document.getElementById('frame-count').textContent = String(frames - 1);
     document.getElementById('turn-label').textContent = view.label(frame);
     scrub.value = String(frame);
     document.body.setAttribute('data-frame', String(frame));
@@ -139,13 +140,13 @@ ArbiterView.start = function () {
     frame = Math.max(0, Math.min(frames - 1, f | 0));
     show();
     // A page that holds this one (arbiter diff's side by side) is told the frame, as the address counts it.
-    if (frame !== before && window.parent !== window) window.parent.postMessage({ arbiterFrame: frame + 1 }, '*');
+    if (frame !== before && window.parent !== window) window.parent.postMessage({ arbiterFrame: frame }, '*');
   }
   // ... and may ask for one.
   window.addEventListener('message', function (e) {
     var d = e.data;
     if (e.source !== window.parent || !d || typeof d.arbiterGo !== 'number') return;
-    if (d.arbiterGo - 1 !== frame) go(d.arbiterGo - 1);
+    if (d.arbiterGo !== frame) go(d.arbiterGo);
   });
   function stop() {
     if (timer) clearInterval(timer);
@@ -192,7 +193,7 @@ ArbiterView.start = function () {
   view.redraw = show;
   setSpeed(speed);
   var m = /frame=(\d+)/.exec(location.hash);
-  go(m ? Number(m[1]) - 1 : 0);
+  go(m ? Number(m[1]) : 0);
 };
 
 window.addEventListener('DOMContentLoaded', function () {
