@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/cli/diff_ladder.hpp"
 #include "arbiter/diff/diff.hpp"
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/tournament/tournament_config.hpp"
@@ -36,6 +37,7 @@ struct DiffArgs {
     std::optional<int> jobs;
     std::vector<std::string> sets;
     std::string out;
+    std::string ladder_db;
     bool viewers = false;
     std::int64_t memory_mib = 400;
     ConfinementArgs confinement;
@@ -55,11 +57,27 @@ fs::path out_folder(const DiffArgs& args, const std::string& game) {
     return fs::absolute(folder);
 }
 
+// A ladder's two versions on its own matches; OLD and NEW, if given, are registered names.
+diff::DiffPlan prepare_from_ladder(const DiffArgs& args, diff::DiffPlan& plan, std::string& opponent_line) {
+    if (!args.opponents.empty() || args.players || !args.sets.empty())
+        throw UserError("--ladder-db plays the ladder's own matches: --bot, --players and --set do not apply");
+    opponent_line = plan_from_ladder({args.ladder_db, args.old_spec, args.new_spec, args.games}, plan);
+    plan.limits.memory_mib = args.memory_mib;
+    apply_confinement(args.confinement, plan.limits);
+    plan.jobs = args.jobs.value_or(tournament::core_count());
+    if (plan.jobs < 1) throw UserError("-j must be at least 1");
+    plan.out = out_folder(args, plan.game->name);
+    ensure_folder(plan.out, "--out");
+    return plan;
+}
+
 // The plan, checked; `opponent_line` is what to say of the opponents before playing.
 diff::DiffPlan prepare(const DiffArgs& args, std::string& opponent_line) {
     diff::DiffPlan plan;
     plan.game = &find_game(args.game);
     const GameDescriptor& game = *plan.game;
+    if (!args.ladder_db.empty()) return prepare_from_ladder(args, plan, opponent_line);
+    if (args.old_spec.empty() || args.new_spec.empty()) throw UserError("give OLD and NEW (bot specs), or --ladder-db");
     plan.old_bot = parse_bot_spec(tournament::expand_variables(args.old_spec));
     plan.new_bot = parse_bot_spec(tournament::expand_variables(args.new_spec));
     if (plan.old_bot.name == plan.new_bot.name)
@@ -142,8 +160,10 @@ void run_diff(const DiffArgs& args) {
     std::string opponent_line;
     const diff::DiffPlan plan = prepare(args, opponent_line);
     if (!opponent_line.empty()) std::cout << opponent_line << std::endl;
-    spdlog::info("diff {} -> {}: {}, {} games of {} seats from seed {}, -j {}, in {}", plan.old_bot.name,
-                 plan.new_bot.name, plan.game->name, plan.games, plan.seats, plan.seed, plan.jobs, plan.out.string());
+    spdlog::info("diff {} -> {}: {}, {} games of {} seats {}, -j {}, in {}", plan.old_bot.name, plan.new_bot.name,
+                 plan.game->name, plan.games, plan.seats,
+                 plan.fixed.empty() ? fmt::format("from seed {}", plan.seed) : std::string("as the ladder played them"),
+                 plan.jobs, plan.out.string());
     const diff::DiffReport report = diff::play_and_compare(plan, tournament::real_matches(*plan.game));
     for (const auto& line : diff::report_lines(plan, report)) std::cout << line << "\n";
     std::cout << "matches: " << (plan.out / "old").string() << "/ and " << (plan.out / "new").string() << "/\n";
@@ -164,8 +184,13 @@ void add_diff_command(CLI::App& app) {
         "diff",
         "Where a new version of a bot first plays otherwise than the old one: both played on the same seeds, seats "
         "and opponents, their matches compared step by step");
-    cmd->add_option("OLD", args->old_spec, "The old version: name=N cmd=\"...\" (the bot spec of --bot)")->required();
-    cmd->add_option("NEW", args->new_spec, "The new version, named otherwise")->required();
+    cmd->add_option("OLD", args->old_spec,
+                    "The old version: name=N cmd=\"...\" (the bot spec of --bot); with --ladder-db a registered name");
+    cmd->add_option("NEW", args->new_spec, "The new version, named otherwise; with --ladder-db a registered name");
+    cmd->add_option("--ladder-db", args->ladder_db,
+                    "Replay a ladder's verdict: NEW (default: the latest registered bot) and OLD (default: its family's "
+                    "version before it) on NEW's ladder matches in DB, with their seeds, seats and opponents (--games: "
+                    "the first N, default 40)");
     cmd->add_option("--game", args->game, "Game name (arbiter games)")->required();
     cmd->add_option("--bot", args->opponents,
                     "An opponent (repeatable; cycled over the other seats). Default: OLD itself");
@@ -196,9 +221,10 @@ void add_diff_command(CLI::App& app) {
         "--viewers: diff-gI.html holds both viewers (iframes of old/gI/viewer.html and new/gI/viewer.html), opened at\n"
         "the first difference; stepping one steps the other by messages between the pages (postMessage), which\n"
         "browsers allow between pages opened from files, where they forbid reading another frame's address.\n\n"
-        "Example:\n"
+        "Examples:\n"
         "  arbiter diff \"name=old cmd=./old_bot\" \"name=new cmd=./new_bot\" --game " + example_game().name +
-        " --games 8 --viewers");
+        " --games 8 --viewers\n"
+        "  arbiter diff --ladder-db ladder.sqlite --game " + example_game().name + "   # the ladder's last verdict");
     cmd->callback([args] { run_diff(*args); });
 }
 

@@ -117,7 +117,9 @@ FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord
                             exchanges_by_participant(new_record.transcript_path, new_record));
 }
 
-int version_seat(const DiffPlan& plan, int game) { return game % plan.seats; }
+int version_seat(const DiffPlan& plan, int game) {
+    return plan.fixed.empty() ? game % plan.seats : plan.fixed[static_cast<std::size_t>(game)].seat;
+}
 
 std::string match_folder(const DiffPlan& plan, int game) {
     (void)plan;
@@ -125,6 +127,20 @@ std::string match_folder(const DiffPlan& plan, int game) {
 }
 
 std::vector<BotSpec> seating(const DiffPlan& plan, const BotSpec& version, int game) {
+    if (!plan.fixed.empty()) {
+        const DiffPlan::FixedGame& fixed = plan.fixed[static_cast<std::size_t>(game)];
+        std::vector<BotSpec> bots = fixed.bots;
+        bots[static_cast<std::size_t>(fixed.seat)] = version;
+        // An opponent that is one of the versions (the old one in the ladder's pool) is named apart.
+        std::set<std::string> taken{plan.old_bot.name, plan.new_bot.name};
+        for (std::size_t s = 0; s < bots.size(); ++s) {
+            if (static_cast<int>(s) == fixed.seat) continue;
+            const std::string name = bots[s].name;
+            for (int copy = 2; taken.count(bots[s].name); ++copy) bots[s].name = fmt::format("{}#{}", name, copy);
+            taken.insert(bots[s].name);
+        }
+        return bots;
+    }
     std::set<std::string> taken{plan.old_bot.name, plan.new_bot.name};
     std::vector<BotSpec> bots;
     std::size_t next = 0;
@@ -149,6 +165,12 @@ DiffReport play_and_compare(const DiffPlan& plan, const tournament::MatchFunctio
         r.game = plan.game->name;
         r.bots = seating(plan, version, game);
         r.seed = plan.seed + static_cast<std::uint64_t>(game);
+        if (!plan.fixed.empty()) {
+            const DiffPlan::FixedGame& fixed = plan.fixed[static_cast<std::size_t>(game)];
+            r.seed = fixed.seed;
+            r.deal_set = fixed.deal_set;
+            r.rotation = fixed.rotation;
+        }
         r.options = plan.options;
         r.limits = plan.limits;
         direct_files_into(r, *plan.game, plan.out / side / match_folder(plan, game), "--out");

@@ -51,6 +51,17 @@ struct DiffPlan {
     Limits limits;
     int jobs = 1;
     std::filesystem::path out;       // old/ and new/ (and old-again/) under it
+    // Games as a ladder played them (arbiter diff --ladder-db): each with its seed, deal set,
+    // rotation, the version's seat and the other bots in their seats. When set, game i is
+    // fixed[i] and `games`, `seed`, `seats` and `opponents` are not used.
+    struct FixedGame {
+        std::uint64_t seed = 0;
+        std::optional<std::uint64_t> deal_set;
+        int rotation = 0;
+        int seat = 0;
+        std::vector<BotSpec> bots;  // every seat; the version's is replaced by OLD or NEW
+    };
+    std::vector<FixedGame> fixed;
 };
 
 // The bots of game i's match for one version: the version in seat i mod seats, the opponents in
