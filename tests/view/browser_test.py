@@ -25,7 +25,7 @@ SKIP = 77
 class Browser:
     """One headless Chromium, spoken to over --remote-debugging-pipe (fds 3 and 4)."""
 
-    def __init__(self, executable, profile):
+    def __init__(self, executable, profile, file_access=True):
         to_chrome_r, self._to_chrome = os.pipe()
         self._from_chrome, from_chrome_w = os.pipe()
         # Moved clear of 3 and 4 first, so that the dup2 calls below cannot overwrite each other.
@@ -41,7 +41,9 @@ class Browser:
 
         args = [executable, "--headless", "--remote-debugging-pipe", "--user-data-dir=" + profile,
                 "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
-                "--allow-file-access-from-files", "--window-size=1280,900", "about:blank"]
+                "--window-size=1280,900", "about:blank"]
+        if file_access:  # off: pages from files as a user's browser opens them
+            args.insert(-1, "--allow-file-access-from-files")
         if os.geteuid() == 0:
             args.insert(1, "--no-sandbox")  # Chromium refuses to start as root with its sandbox
         self.proc = subprocess.Popen(args, pass_fds=(3, 4, 100, 101), preexec_fn=child_fds,
