@@ -285,6 +285,103 @@ def check_page(browser, case, page, failures):
         failures.append(f"{name}: console error: {error}")
 
 
+SIZES = [(1400, 900), (1024, 768)]
+
+# Elements with text of their own whose text colour reads as their background (contrast below 1.5).
+SAME_COLOUR = """(() => {
+  const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = e => {
+    for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c; }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+    const fg = rgb(getComputedStyle(e).color), bg = background(e);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    if ((hi + 0.05) / (lo + 0.05) < 1.5) bad.push(e.tagName + '.' + e.className + ' "' + e.textContent.trim().slice(0, 30) + '"');
+  }
+  return bad;
+})()"""
+
+# The widest thing drawn in #board (its canvas, or the game's table), and the viewport's width.
+BOARD_WIDTH = """(() => ({ board: Math.max(0, ...[...document.querySelectorAll('#board > *')]
+    .filter(e => e.tagName !== 'STYLE').map(e => e.getBoundingClientRect().width)), page: innerWidth }))()"""
+
+# Seat colours against the game's terrain colours: the smallest RGB distance.
+TERRAIN_DISTANCE = """(() => {
+  const game = JSON.parse(document.getElementById('match-data').textContent).game;
+  const terrain = (ArbiterView.terrain || {})[game];
+  if (!terrain) return null;
+  const rgb = c => [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16));
+  const seats = [...document.querySelectorAll('.seat .swatch')].map(e => getComputedStyle(e).backgroundColor)
+      .map(c => c.match(/\\d+/g).slice(0, 3).map(Number));
+  let worst = [1e9, ''];
+  for (const s of seats) for (const [name, c] of Object.entries(terrain)) {
+    const t = rgb(c), d = Math.hypot(s[0] - t[0], s[1] - t[1], s[2] - t[2]);
+    if (d < worst[0]) worst = [d, name + ' ' + c + ' vs seat rgb(' + s + ')'];
+  }
+  return worst;
+})()"""
+
+
+def check_legibility(browser, case, page, failures, shots):
+    """At each size: no text in its background's colour, the board at least half the page's width,
+    the step in the address as it changes, a legend, seat colours apart from the terrain."""
+    name = case[0]
+    for width, height in SIZES:
+        browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                            "deviceScaleFactor": 1, "mobile": False})
+        browser.navigate("file://" + os.path.abspath(page))
+        at = f"{name} at {width}x{height}"
+        for e in browser.evaluate(SAME_COLOUR):
+            failures.append(f"{at}: text in the colour of its background: {e}")
+        size = browser.evaluate(BOARD_WIDTH)
+        if size["board"] < size["page"] / 2:
+            failures.append(f"{at}: the board is {size['board']:.0f} px wide, under half the page ({size['page']})")
+        browser.key("Home", 36)
+        before = browser.evaluate("location.hash")
+        browser.key("ArrowRight", 39)
+        after = browser.evaluate("location.hash")
+        if before != "#frame=1" or after != "#frame=2":
+            failures.append(f"{at}: the address reads '{before}' at the first step and '{after}' after right arrow")
+        items = browser.evaluate("document.querySelectorAll('#legend .legend-item').length")
+        legend = browser.evaluate("(document.getElementById('legend') || {}).textContent || ''")
+        if items < 3 or not legend.strip():
+            failures.append(f"{at}: the legend has {items} items: '{legend}'")
+        worst = browser.evaluate(TERRAIN_DISTANCE)
+        if worst is not None and worst[0] < 80:
+            failures.append(f"{at}: a seat colour is {worst[0]:.0f} (RGB distance) from the terrain: {worst[1]}")
+        if shots:
+            browser.evaluate("(function(){var s=document.getElementById('scrub');s.value=String(Math.floor(s.max*0.6));"
+                             "s.dispatchEvent(new Event('input'));})()")
+            suffix = "" if (width, height) == SIZES[0] else f"-{width}x{height}"
+            browser.screenshot(os.path.join(shots, f"viewer-{case[1]}{suffix}.png"))
+    browser.send("Emulation.clearDeviceMetricsOverride")
+
+
+def check_bot_io(browser, arbiter, case, page, failures):
+    """The panel beside the board shows what a bot replied at a step, as `arbiter show` reads it."""
+    name, record = case[0], case[2]
+    browser.navigate("file://" + os.path.abspath(page))
+    steps = browser.evaluate("Object.keys((JSON.parse(document.getElementById('match-data').textContent).io"
+                             " || {}).steps || {}).map(Number)")
+    if not steps:
+        failures.append(f"{name}: the page carries no bot exchanges (data.io.steps)")
+        return
+    step = sorted(steps)[len(steps) // 2]
+    shown = json.loads(run([arbiter, "show", record, "--seat", "0", "--step", str(step), "--json"]))[0]
+    browser.evaluate(f"location.hash = '#frame={step + 1}'")
+    browser.wait_for(f"document.getElementById('frame-number').textContent === '{step + 1}'", timeout=5)
+    text = browser.evaluate("document.getElementById('io').innerText")
+    missing = [line for line in shown["reply"] if line not in text.split("\n")]
+    if not shown["reply"] or missing or "its reply" not in text:
+        failures.append(f"{name}: at step {step} the I/O panel lacks the reply lines {missing or shown['reply']}:\n{text}")
+
+
 def tournament_report(arbiter, bots, source, work):
     """The demo tournament, its report with --viewers; returns the report page and the records."""
     db, files, report = (os.path.join(work, n) for n in ("demo.sqlite", "files", "report"))
@@ -370,13 +467,15 @@ def main():
             browser.open_page()
             report, records = tournament_report(args.arbiter, args.bots, args.source, work)
             check_report(browser, report, records, failures, args.screenshots)
+            shot = set()
             for case, page in zip(cases, pages):
                 check_page(browser, case, page, failures)
-                if args.screenshots:  # the last case of each game (the original engine's, where there is one)
-                    browser.evaluate("ArbiterView && document.getElementById('scrub') && (function(){"
-                                     "var s=document.getElementById('scrub');s.value=String(Math.floor(s.max*0.6));"
-                                     "s.dispatchEvent(new Event('input'));})()")
-                    browser.screenshot(os.path.join(args.screenshots, f"viewer-{case[1]}.png"))
+                # Screenshots of the played match of each game (it has the record and the bots' exchanges).
+                first = args.screenshots and case[1] not in shot
+                shot.add(case[1])
+                check_legibility(browser, case, page, failures, args.screenshots if first else None)
+                if case[0] == "ants-played":
+                    check_bot_io(browser, args.arbiter, case, page, failures)
         finally:
             browser.close()
         for f in failures:

@@ -291,10 +291,10 @@ ArbiterView.ioPanel = function (data, seats) {
       line(step ? 'no exchange with this seat at this step' : 'no exchange at this step');
       if (io.cut) line(io.cut, 'io-cut');
     } else {
-      section('sent to the bot (' + entry.sent.length + ' lines)', entry.sent);
-      section('its reply', entry.reply, 'no reply');
       box.appendChild(el('div', { 'class': 'io-label' }, 'time charged: ' +
         (entry.charged_ms === null || entry.charged_ms === undefined ? 'none' : entry.charged_ms + ' ms')));
+      section('sent to the bot (' + entry.sent.length + ' lines)', entry.sent);
+      section('its reply', entry.reply, 'no reply');
       section('its stderr', entry.stderr);
       section('events', entry.notes, 'none');
     }
@@ -332,7 +332,9 @@ ArbiterView.scoreChart = function (view, seats, faults, pick) {
     row.forEach(function (v) { if (v !== null && v !== undefined) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
   });
   if (hi === lo) hi = lo + 1;
+  var whole = series.every(function (row) { return row.every(function (v) { return v === null || v === undefined || v % 1 === 0; }); });
   var yStep = niceStep(hi - lo, 4);
+  if (whole) yStep = Math.max(1, yStep);
   lo = Math.floor(lo / yStep) * yStep;
   hi = Math.ceil(hi / yStep) * yStep;
   var M = { l: 42, r: 10, t: 8, b: 24 };
