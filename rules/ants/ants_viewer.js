@@ -106,12 +106,24 @@ ArbiterView.renderers.ants = function (data, board, controls) {
       c.fillStyle = T.land; c.fillRect(0, 0, s, s); c.fillStyle = 'rgba(0,0,0,0.6)'; c.fillRect(0, 0, s, s); } }
   ]);
 
-  function drawGround() {
-    ctx.fillStyle = T.land;
-    ctx.fillRect(0, 0, cols * cs, rows * cs);
-    ctx.fillStyle = T.water;
-    for (var r = 0; r < rows; r++)
-      for (var c = 0; c < cols; c++) if (water[r] && water[r][c] === '%') ctx.fillRect(c * cs, r * cs, cs, cs);
+  // An image of one pixel a cell, scaled to the cell size without smoothing: crisp, no seams.
+  function cellImage(colourOf) {
+    var image = document.createElement('canvas');
+    image.width = cols; image.height = rows;
+    var c = image.getContext('2d'), pixels = c.createImageData(cols, rows);
+    for (var i = 0; i < rows * cols; i++) {
+      var rgba = colourOf(Math.floor(i / cols), i % cols);
+      for (var k = 0; k < 4; k++) pixels.data[i * 4 + k] = rgba[k];
+    }
+    c.putImageData(pixels, 0, 0);
+    return image;
+  }
+  function rgba(hex, alpha) { var n = parseInt(hex.slice(1), 16); return [n >> 16, (n >> 8) & 255, n & 255, alpha]; }
+  var ground = cellImage(function (r, c) { return rgba(water[r] && water[r][c] === '%' ? T.water : T.land, 255); });
+  function drawGround() { ctx.drawImage(ground, 0, 0, cols * cs, rows * cs); }
+  function drawFog(seen) {
+    ctx.drawImage(cellImage(function (r, c) { return seen[r * cols + c] ? [0, 0, 0, 0] : [0, 0, 0, 153]; }),
+                  0, 0, cols * cs, rows * cs);
   }
   function draw(frame) {
     var t = turnOf(frame);
@@ -131,11 +143,7 @@ ArbiterView.renderers.ants = function (data, board, controls) {
         deaths++;
       }
     });
-    if (fog >= 0) {
-      var seen = visibleTo(fog, t);
-      ctx.fillStyle = 'rgba(0,0,0,0.6)';
-      for (var i = 0; i < rows * cols; i++) if (!seen[i]) ctx.fillRect((i % cols) * cs, Math.floor(i / cols) * cs, cs, cs);
-    }
+    if (fog >= 0) drawFog(visibleTo(fog, t));
     info.textContent = 'ants: ' + seats.map(function (s, i) { return s.name + ' ' + counts[i]; }).join(', ') +
       (deaths ? '; ' + deaths + ' died this turn' : '');
   }
@@ -160,8 +168,15 @@ ArbiterView.renderers.ants = function (data, board, controls) {
     if (['crashed', 'timeout', 'invalid', 'error'].indexOf(st) >= 0 && p < seats.length)
       faults.push({ frame: Math.min(frames - 1, (playerturns[p] || 0) + 1), seat: p, text: st });
   });
+  var alive = [];  // ants alive per turn and player
+  for (var t = 0; t <= length; t++) alive.push(seats.map(function () { return 0; }));
+  ants.forEach(function (a) {
+    for (var k = Math.max(0, a.start); k < Math.min(a.end, length + 1); k++) if (alive[k][a.owner] !== undefined) alive[k][a.owner]++;
+  });
   var view = {
     seats: seats, frames: frames, draw: draw, scores: scores, status: statusAt, faults: faults,
+    charts: [{ title: 'Score over the match', values: scores },
+             { title: 'Ants alive', values: function (f) { return alive[turnOf(f)]; } }],
     label: function (f) { return f > length ? 'final scores (end bonus ' + JSON.stringify(rd.bonus || []) + ')' : 'turn ' + f; }
   };
   return view;

@@ -171,8 +171,8 @@ ArbiterView.renderers.smartdog = function (data, board, controls) {
   }
   return {
     seats: seats, frames: frames, draw: draw, scores: scores, faults: faults,
-    chart: { title: 'Sheep seen in each pen (scores are not on the wire)',
-             values: function (i) { return penCount[Math.min(i, turns.length - 1)]; } },
+    charts: [{ title: 'Sheep seen in each pen (scores are not on the wire)',
+               values: function (i) { return penCount[Math.min(i, turns.length - 1)]; } }],
     label: function (i) { return i < turns.length ? 'turn ' + turns[i].turn : 'final scores'; }
   };
 };

@@ -41,7 +41,9 @@ class Browser:
 
         args = [executable, "--headless", "--remote-debugging-pipe", "--user-data-dir=" + profile,
                 "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
-                "--allow-file-access-from-files", "--window-size=1280,900", "about:blank"]
+                "--allow-file-access-from-files", "--window-size=1280,900",
+                # Back reloads pages, as where the page cache does not keep them (file://, memory).
+                "--disable-features=BackForwardCache", "about:blank"]
         if os.geteuid() == 0:
             args.insert(1, "--no-sandbox")  # Chromium refuses to start as root with its sandbox
         self.proc = subprocess.Popen(args, pass_fds=(3, 4, 100, 101), preexec_fn=child_fds,
@@ -307,9 +309,12 @@ SAME_COLOUR = """(() => {
   return bad;
 })()"""
 
-# The widest thing drawn in #board (its canvas, or the game's table), and the viewport's width.
-BOARD_WIDTH = """(() => ({ board: Math.max(0, ...[...document.querySelectorAll('#board > *')]
-    .filter(e => e.tagName !== 'STYLE').map(e => e.getBoundingClientRect().width)), page: innerWidth }))()"""
+# The board drawn: its canvas, else the game's table (the text under a board is not measured).
+BOARD_WIDTH = """(() => {
+  const drawn = [...document.querySelectorAll('#board canvas')];
+  const parts = drawn.length ? drawn : [...document.querySelectorAll('#board table, #board .pl-table')];
+  return { board: Math.max(0, ...parts.map(e => e.getBoundingClientRect().width)), page: innerWidth };
+})()"""
 
 # Seat colours against the game's terrain colours: the smallest RGB distance.
 TERRAIN_DISTANCE = """(() => {
@@ -399,6 +404,47 @@ def tournament_report(arbiter, bots, source, work):
     return os.path.join(report, "index.html"), records
 
 
+SHOWN_ROWS = """[...document.querySelectorAll('.matchlist tr[data-seats]')].filter(r => r.offsetParent !== null)
+    .map(r => r.id)"""
+
+
+def back_to_report(browser):
+    """history.back() to the report, loaded again or from the page cache (no load event then)."""
+    browser.evaluate("history.back()")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if browser.evaluate("document.readyState === 'complete' && !!document.querySelector('form.filter')"):
+                break
+        except RuntimeError:
+            pass  # the page is changing under the question
+        if time.monotonic() > deadline:
+            raise TimeoutError("Back did not return to the report")
+        time.sleep(0.05)
+    time.sleep(0.3)  # pageshow follows load
+    browser.events = []
+
+
+def check_back_from_viewer(browser, failures):
+    """Back from a viewer: the report's filter controls and the list shown agree. The user widened the
+    filter from 'lost' to 'played' by hand before watching."""
+    back_to_report(browser)
+    browser.evaluate("""(() => { const f = document.querySelector('form.filter'); f.elements.result.value = '';
+        f.dispatchEvent(new Event('change')); })()""")
+    wanted = browser.evaluate(SHOWN_ROWS)
+    browser.click(f"document.getElementById('{wanted[0]}').querySelector('a.watch')" if wanted else "null")
+    browser.wait_event("Page.loadEventFired")
+    back_to_report(browser)
+    result = browser.evaluate("document.querySelector('form.filter').elements.result.value")
+    shown = browser.evaluate(SHOWN_ROWS)
+    address = browser.evaluate("location.hash")
+    if "result=" in address:  # a reload or a shared link must show the same list
+        failures.append(f"report after Back from a viewer: the address still says {address}, the filter 'played'")
+    if result != "" or not wanted or shown != wanted:
+        failures.append(f"report after Back from a viewer: the filter says '{result}' and {len(shown)} matches are "
+                        f"shown; before watching it said 'played' with {len(wanted)}")
+
+
 def check_report(browser, page, records, failures, screenshots):
     """From the bot ranked third, its lost matches in one click, one of them watched in a second."""
     browser.navigate("file://" + os.path.abspath(page))
@@ -424,6 +470,7 @@ def check_report(browser, page, records, failures, screenshots):
     names = browser.evaluate("[...document.querySelectorAll('.seat-name')].map(e => e.textContent)")
     if third not in (names or []):
         failures.append(f"report: the watched match shows seats {names}, not {third}'s")
+    check_back_from_viewer(browser, failures)
     for error in browser.errors():
         failures.append(f"report: console error: {error}")
 

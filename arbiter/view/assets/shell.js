@@ -317,26 +317,43 @@ function niceStep(span, count) {
 
 // The chart over the match: one line per seat in its colour, y ticks with values, x ticks in steps,
 // a dashed mark where a new game starts (view.breaks), faults marked red, the shown step in black.
-// view.chart = {title, values(frame)} charts something other than the score (e.g. sheep in pens).
+// view.charts = [{title, values(frame)}, ...] offers other series (ants alive, sheep in pens): a select.
 ArbiterView.scoreChart = function (view, seats, faults, pick) {
   var canvas = document.getElementById('chart');
-  var spec = view.chart || null;
-  if (spec && spec.title) canvas.previousElementSibling.textContent = spec.title;
-  var frames = view.frames, scores = [], series = [];
-  for (var f = 0; f < frames; f++) {
-    scores.push(view.scores(f));
-    series.push(spec ? spec.values(f) : scores[f]);
+  var title = canvas.previousElementSibling;
+  var frames = view.frames, scores = [];
+  for (var f = 0; f < frames; f++) scores.push(view.scores(f));
+  var specs = view.charts || [{ title: 'Score over the match', values: function (i) { return scores[i]; } }];
+  var series, lo, hi, yStep;
+  function choose(k) {
+    title.textContent = specs.length > 1 ? 'Over the match' : specs[k].title;
+    series = [];
+    for (var i = 0; i < frames; i++) series.push(specs[k].values(i));
+    scale();
   }
-  var lo = 0, hi = 0;
-  series.forEach(function (row) {
-    row.forEach(function (v) { if (v !== null && v !== undefined) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
-  });
-  if (hi === lo) hi = lo + 1;
-  var whole = series.every(function (row) { return row.every(function (v) { return v === null || v === undefined || v % 1 === 0; }); });
-  var yStep = niceStep(hi - lo, 4);
-  if (whole) yStep = Math.max(1, yStep);
-  lo = Math.floor(lo / yStep) * yStep;
-  hi = Math.ceil(hi / yStep) * yStep;
+  function scale() {
+    lo = 0; hi = 0;
+    var whole = true;
+    series.forEach(function (row) {
+      row.forEach(function (v) {
+        if (v === null || v === undefined) return;
+        lo = Math.min(lo, v); hi = Math.max(hi, v);
+        if (v % 1 !== 0) whole = false;
+      });
+    });
+    if (hi === lo) hi = lo + 1;
+    yStep = niceStep(hi - lo, 4);
+    if (whole) yStep = Math.max(1, yStep);
+    lo = Math.floor(lo / yStep) * yStep;
+    hi = Math.ceil(hi / yStep) * yStep;
+  }
+  if (specs.length > 1) {  // a choice of what to chart
+    var select = ArbiterView.el('select', { id: 'chart-choice', 'aria-label': 'what the chart shows' });
+    specs.forEach(function (sp, k) { select.appendChild(ArbiterView.el('option', { value: String(k) }, sp.title)); });
+    select.addEventListener('change', function () { choose(Number(select.value)); draw(Number(document.body.getAttribute('data-frame'))); });
+    canvas.parentNode.insertBefore(select, canvas);
+  }
+  choose(0);
   var M = { l: 42, r: 10, t: 8, b: 24 };
 
   function draw(frame) {
@@ -418,15 +435,18 @@ ArbiterView.zoomable = function (board, controls, opts) {
     var top = board.getBoundingClientRect().top + window.scrollY;
     return [Math.max(200, w), Math.max(240, window.innerHeight - top - 10)];
   }
+  // Whole pixels from 10 px a cell up (crisp edges); smaller cells may be fractional, so that a big
+  // map still fills the room (renderers draw their ground through a scaled image there, no seams).
+  function whole(size) { return size >= 10 ? Math.floor(size) : size; }
   function layout() {
     var r = room();
-    var fit = Math.floor(Math.min(r[0] / opts.cols, r[1] / opts.rows));
-    fit = Math.max(opts.minCell || 2, Math.min(opts.maxCell || 48, fit));
-    cs = Math.max(1, Math.round(fit * zoom));
-    vw = Math.min(r[0], opts.cols * cs);
-    vh = Math.min(r[1], opts.rows * cs);
-    ox = Math.max(0, Math.min(opts.cols * cs - vw, Math.round(ox)));
-    oy = Math.max(0, Math.min(opts.rows * cs - vh, Math.round(oy)));
+    var fit = Math.min(r[0] / opts.cols, r[1] / opts.rows);
+    fit = whole(Math.max(opts.minCell || 2, Math.min(opts.maxCell || 48, fit)));
+    cs = whole(fit * zoom);
+    vw = Math.min(r[0], Math.round(opts.cols * cs));
+    vh = Math.min(r[1], Math.round(opts.rows * cs));
+    ox = Math.max(0, Math.min(Math.round(opts.cols * cs) - vw, Math.round(ox)));
+    oy = Math.max(0, Math.min(Math.round(opts.rows * cs) - vh, Math.round(oy)));
   }
   function begin() {
     layout();
@@ -438,6 +458,7 @@ ArbiterView.zoomable = function (board, controls, opts) {
     canvas.style.cursor = vw < opts.cols * cs || vh < opts.rows * cs ? 'grab' : 'default';
     var ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, -ox * dpr, -oy * dpr);
+    ctx.imageSmoothingEnabled = false;
     ctx.clearRect(ox, oy, vw, vh);
     return cs;
   }
