@@ -5,7 +5,11 @@ Plays one match of each game with the sample bots (`arbiter play`), adds the ori
 files from ../shared/data, writes each one's page with `arbiter view`, and in one browser
 process loads every page, presses End and checks that the scores shown are the record's (or the
 original file's), presses Home and checks the first state, and fails on any console error or
-uncaught exception. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
+uncaught exception. At 1400x900 and 1024x768 each page is checked for legibility: no text in its
+background's colour, the board at least half the page's width, the step in the address as it
+changes, a legend, seat colours apart from the terrain; the Ants page's I/O panel shows the replies
+`arbiter show` reads at a step. The report's filter, list and address agree after Back from a
+viewer. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
 
 Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR] [--only GAME,...]
 """

@@ -285,6 +285,8 @@ ArbiterView.ioPanel = function (data, seats) {
     box.textContent = '';
     var io = data.io;
     if (!io) { line('no transcript: this match was viewed from a replay file'); return; }
+    // The transcript numbers steps from 0: the address's #frame=N is its step N - 1.
+    line('arbiter show MATCH --seat ' + seat + ' --step ' + frame + ' prints this', 'io-ref');
     var step = io.steps ? io.steps[String(frame)] : null;
     var entry = step ? step[seat] : null;
     if (!entry) {
