@@ -173,10 +173,17 @@ ArbiterView.renderers.ants = function (data, board, controls) {
   ants.forEach(function (a) {
     for (var k = Math.max(0, a.start); k < Math.min(a.end, length + 1); k++) if (alive[k][a.owner] !== undefined) alive[k][a.owner]++;
   });
+  // Score and ants alive per turn; the ants first where the score does not move before the end.
+  function charts() {
+    var list = [{ title: 'Score over the match', values: scores },
+                { title: 'Ants alive', values: function (f) { return alive[turnOf(f)]; } }];
+    var first = JSON.stringify(scores(0));
+    for (var f = 1; f <= length; f++) if (JSON.stringify(scores(f)) !== first) return list;
+    return list.reverse();
+  }
   var view = {
     seats: seats, frames: frames, draw: draw, scores: scores, status: statusAt, faults: faults,
-    charts: [{ title: 'Score over the match', values: scores },
-             { title: 'Ants alive', values: function (f) { return alive[turnOf(f)]; } }],
+    charts: charts(),
     label: function (f) { return f > length ? 'final scores (end bonus ' + JSON.stringify(rd.bonus || []) + ')' : 'turn ' + f; }
   };
   return view;

@@ -285,14 +285,14 @@ ArbiterView.ioPanel = function (data, seats) {
     box.textContent = '';
     var io = data.io;
     if (!io) { line('no transcript: this match was viewed from a replay file'); return; }
-    // The transcript numbers steps from 0: the address's #frame=N is its step N - 1.
-    line('arbiter show MATCH --seat ' + seat + ' --step ' + frame + ' prints this', 'io-ref');
     var step = io.steps ? io.steps[String(frame)] : null;
     var entry = step ? step[seat] : null;
     if (!entry) {
       line(step ? 'no exchange with this seat at this step' : 'no exchange at this step');
       if (io.cut) line(io.cut, 'io-cut');
     } else {
+      // The transcript numbers steps from 0: the address's #frame=N is its step N - 1.
+      line('arbiter show MATCH --seat ' + seat + ' --step ' + frame + ' prints this', 'io-ref');
       box.appendChild(el('div', { 'class': 'io-label' }, 'time charged: ' +
         (entry.charged_ms === null || entry.charged_ms === undefined ? 'none' : entry.charged_ms + ' ms')));
       section('sent to the bot (' + entry.sent.length + ' lines)', entry.sent);
