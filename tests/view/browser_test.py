@@ -11,7 +11,7 @@ changes, a legend, seat colours apart from the terrain; the Ants page's I/O pane
 `arbiter show` reads at a step. The report's filter, list and address agree after Back from a
 viewer. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
 
-Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR] [--only GAME,...]
+Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR [--every-size]] [--only GAME,...]
 """
 import argparse
 import base64
@@ -337,7 +337,7 @@ TERRAIN_DISTANCE = """(() => {
 })()"""
 
 
-def check_legibility(browser, case, page, failures, shots):
+def check_legibility(browser, case, page, failures, shots, every_size=False):
     """At each size: no text in its background's colour, the board at least half the page's width,
     the step in the address as it changes, a legend, seat colours apart from the terrain."""
     name = case[0]
@@ -364,7 +364,7 @@ def check_legibility(browser, case, page, failures, shots):
         worst = browser.evaluate(TERRAIN_DISTANCE)
         if worst is not None and worst[0] < 80:
             failures.append(f"{at}: a seat colour is {worst[0]:.0f} (RGB distance) from the terrain: {worst[1]}")
-        if shots:
+        if shots and (every_size or (width, height) == SIZES[0]):
             browser.evaluate("(function(){var s=document.getElementById('scrub');s.value=String(Math.floor(s.max*0.6));"
                              "s.dispatchEvent(new Event('input'));})()")
             suffix = "" if (width, height) == SIZES[0] else f"-{width}x{height}"
@@ -486,6 +486,8 @@ def main():
     ap.add_argument("--shared", required=True)
     ap.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--screenshots", help="also save one screenshot per game here (docs/viewer/)")
+    ap.add_argument("--every-size", action="store_true",
+                    help="with --screenshots, also save the smaller size's (viewer-GAME-1024x768.png)")
     ap.add_argument("--only", help="comma-separated games")
     args = ap.parse_args()
 
@@ -524,7 +526,7 @@ def main():
                 # Screenshots of the played match of each game (it has the record and the bots' exchanges).
                 first = args.screenshots and case[1] not in shot
                 shot.add(case[1])
-                check_legibility(browser, case, page, failures, args.screenshots if first else None)
+                check_legibility(browser, case, page, failures, args.screenshots if first else None, args.every_size)
                 if case[0] == "ants-played":
                     check_bot_io(browser, args.arbiter, case, page, failures)
         finally:
