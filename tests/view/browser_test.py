@@ -8,7 +8,7 @@ original file's), presses Home and checks the first state, and fails on any cons
 uncaught exception. At 1400x900 and 1024x768 each page is checked for legibility: no text in its
 background's colour, the board at least half the page's width, the step in the address as it
 changes, a legend, seat colours apart from the terrain; the Ants page's I/O panel shows the replies
-`arbiter show` reads at a step. The report's filter, list and address agree after Back from a
+`arbiter show` reads at a step; a crashed bot's fault shows its exit code and stderr. The report's filter, list and address agree after Back from a
 viewer. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
 
 Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR [--every-size]] [--only GAME,...]
@@ -408,6 +408,50 @@ def tournament_report(arbiter, bots, source, work):
     return os.path.join(report, "index.html"), records
 
 
+CRASHING_BOT = """import sys
+turn = 0
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith("turn "):
+        turn = int(line.split()[1])
+    if line in ("go", "ready"):
+        if turn >= 4:
+            print("thinking about turn", turn, file=sys.stderr)
+            print("ValueError: <b id=injected>bold</b>", file=sys.stderr)
+            sys.exit(3)
+        print("go", flush=True)
+"""
+
+FAULTS_SHOWN = """(() => {
+  const rows = [...document.querySelectorAll('.seat')].map(r => ({ status: r.querySelector('.seat-status').textContent,
+      colour: getComputedStyle(r.querySelector('.seat-status')).color }));
+  return { faults: document.getElementById('faults').innerText, injected: !!document.getElementById('injected'), rows };
+})()"""
+
+
+def check_faults(browser, arbiter, bots, shared, work, failures):
+    """A bot that exits 3 after printing to stderr: its fault reads 'crashed, exit code 3' with the
+    last lines of its stderr (as text), and the survivor's status is not in the crashed one's colour."""
+    bot = os.path.join(work, "crashing_bot.py")
+    with open(bot, "w") as f:
+        f.write(CRASHING_BOT)
+    out = os.path.join(work, "ants-crash")
+    run([arbiter, "play", "ants", "--seed", "5", "--out", out, "--map", f"{shared}/data/ants/maps/maze_02p_02.map",
+         "--turns", "20", "--bot", f"name=hunter cmd={bots}/ants/hunter_bot", "--bot", f"name=crashy cmd=\"python3 {bot}\""])
+    page = os.path.join(work, "ants-crash.html")
+    run([arbiter, "view", out, "--out", page])
+    browser.navigate("file://" + page)
+    browser.key("End", 35)
+    shown = browser.evaluate(FAULTS_SHOWN)
+    wanted = ["crashy crashed", "exit code 3", "thinking about turn 4", "ValueError: <b id=injected>bold</b>"]
+    missing = [w for w in wanted if w not in shown["faults"]]
+    if missing or shown["injected"]:
+        failures.append(f"faults: {missing} not shown (or the bot's stderr became markup): {shown['faults']!r}")
+    statuses = {r["status"]: r["colour"] for r in shown["rows"]}
+    if statuses.get("survived") is None or statuses.get("survived") == statuses.get("crashed"):
+        failures.append(f"faults: the seats' statuses and colours at the end: {shown['rows']}")
+
+
 SHOWN_ROWS = """[...document.querySelectorAll('.matchlist tr[data-seats]')].filter(r => r.offsetParent !== null)
     .map(r => r.id)"""
 
@@ -518,6 +562,7 @@ def main():
         failures = []
         try:
             browser.open_page()
+            check_faults(browser, args.arbiter, args.bots, args.shared, work, failures)
             report, records = tournament_report(args.arbiter, args.bots, args.source, work)
             check_report(browser, report, records, failures, args.screenshots)
             shot = set()
