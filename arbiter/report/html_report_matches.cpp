@@ -294,13 +294,26 @@ function filterFromHash() {
   filterMatches(form);
   form.scrollIntoView();
 }
+// The address follows the form (replaced, not pushed), so that Back from a match's viewer and a
+// reload show the filter and the list the user left.
+function rememberFilter(form) {
+  const q = new URLSearchParams();
+  for (const name of ['bot', 'vs', 'result']) if (form.elements[name].value) q.set(name, form.elements[name].value);
+  history.replaceState(null, '', '#' + encodeURIComponent(form.dataset.list) + '?' + q.toString());
+}
 for (const form of document.querySelectorAll('form.filter')) {  // nothing filtered yet: no row is read
-  form.addEventListener('change', () => filterMatches(form));
+  form.addEventListener('change', () => { filterMatches(form); rememberFilter(form); });
   const rows = document.querySelectorAll('.matchlist[data-list="' + form.dataset.list + '"] tr[data-seats]').length;
   form.querySelector('.count').textContent = rows + ' match' + (rows === 1 ? '' : 'es');
 }
 addEventListener('hashchange', filterFromHash);
 filterFromHash();
+// Back restores the form's controls (from the page cache or by the browser's form restoration,
+// after the script ran): the list is filtered again by what the controls now say.
+addEventListener('pageshow', () => {
+  for (const form of document.querySelectorAll('form.filter'))
+    if (['bot', 'vs', 'result'].some(name => form.elements[name].value)) filterMatches(form);
+});
 )JS";
 
 }  // namespace arb::report

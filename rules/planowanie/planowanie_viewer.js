@@ -38,18 +38,26 @@ ArbiterView.renderers.planowanie = function (data, board) {
     var s = String(card);
     var suit = s.slice(-1), value = s.slice(0, -1);
     var span = el('span', { 'class': 'card' + (extra ? ' ' + extra : '') }, value + (suitSigns[suit] || suit));
-    if (suit === 'D' || suit === 'H') span.style.color = '#c62828';
+    if (suit === 'D' || suit === 'H') span.classList.add('red');
     return span;
   }
   var style = el('style');
   style.textContent = '.pl-table{display:grid;grid-template-columns:1fr 1.2fr 1fr;grid-template-rows:auto auto auto;' +
-    'gap:10px;min-width:560px}.pl-seat{border:2px solid #ccc;border-radius:6px;padding:6px;background:#f4f8f4}' +
+    'gap:10px;width:100%;min-width:560px}.pl-seat{border:2px solid #ccc;border-radius:6px;padding:6px;background:#f4f8f4}' +
     '.pl-seat h3{margin:0 0 4px;font-size:14px}.card{display:inline-block;border:1px solid #999;border-radius:3px;' +
-    'padding:1px 4px;margin:1px;background:#fff;font-weight:600}.card.played{opacity:.25}.card.win{outline:3px solid #fbc02d}' +
+    'padding:1px 5px;margin:1px;background:#fff;color:#111;font-weight:600;font-size:15px}.card.red{color:#c62828}' +
+    '.card.played{opacity:.3}.card.win{outline:3px solid #fbc02d}' +
+    '.pl-bid{font-weight:600;background:#fff;color:#222;border:1px solid #999;border-radius:3px;padding:0 4px}' +
     '.pl-mid{grid-column:2;grid-row:2;text-align:center;background:#2e7d32;color:#fff;border-radius:8px;padding:10px}';
   board.appendChild(style);
   var root = el('div');
   board.appendChild(root);
+  ArbiterView.legend([
+    { node: cardNode('AC'), label: 'clubs' }, { node: cardNode('AD'), label: 'diamonds' },
+    { node: cardNode('AH'), label: 'hearts' }, { node: cardNode('AS'), label: 'spades' },
+    { node: cardNode('9S', 'played'), label: 'played' }, { node: cardNode('KH', 'win'), label: 'takes the trick' },
+    { node: el('span', { 'class': 'pl-bid' }, 'declared 2, taken 1'), label: 'tricks the seat said it would take, tricks it took' }
+  ]);
 
   function played(deal, f) {  // cards each seat has played up to frame f, and the trick in progress
     var out = seats.map(function () { return {}; });
@@ -80,8 +88,9 @@ ArbiterView.renderers.planowanie = function (data, board) {
       box.style.borderColor = s.colour;
       if (order) { box.style.gridRow = String(order[p][0]); box.style.gridColumn = String(order[p][1]); }
       var decl = f.phase === 'dealt' || !deal.declarations || !deal.declarations.length ? '?' : deal.declarations[p];
-      box.appendChild(el('h3', null, s.name + ': declared ' + decl + ', taken ' + taken[p] +
-        (p === deal.starter ? ' (starts)' : '')));
+      var h3 = el('h3', null, s.name + (p === deal.starter ? ' (starts) ' : ' '));
+      h3.appendChild(el('span', { 'class': 'pl-bid' }, 'declared ' + decl + ', taken ' + taken[p]));
+      box.appendChild(h3);
       (deal.hands[p] || []).forEach(function (card) { box.appendChild(cardNode(card, gone[p][card] ? 'played' : '')); });
       table.appendChild(box);
     });

@@ -5,9 +5,13 @@ Plays one match of each game with the sample bots (`arbiter play`), adds the ori
 files from ../shared/data, writes each one's page with `arbiter view`, and in one browser
 process loads every page, presses End and checks that the scores shown are the record's (or the
 original file's), presses Home and checks the first state, and fails on any console error or
-uncaught exception. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
+uncaught exception. At 1400x900 and 1024x768 each page is checked for legibility: no text in its
+background's colour, the board at least half the page's width, the step in the address as it
+changes, a legend, seat colours apart from the terrain; the Ants page's I/O panel shows the replies
+`arbiter show` reads at a step; a crashed bot's fault shows its exit code and stderr. The report's filter, list and address agree after Back from a
+viewer. Exit 77 (ctest's skip) with the reason where Chromium cannot start.
 
-Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR] [--only GAME,...]
+Usage: browser_test.py --arbiter BIN --bots DIR --shared DIR [--screenshots DIR [--every-size]] [--only GAME,...]
 """
 import argparse
 import base64
@@ -41,7 +45,9 @@ class Browser:
 
         args = [executable, "--headless", "--remote-debugging-pipe", "--user-data-dir=" + profile,
                 "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--disable-extensions",
-                "--window-size=1280,900", "about:blank"]
+                "--window-size=1280,900",
+                # Back reloads pages, as where the page cache does not keep them (file://, memory).
+                "--disable-features=BackForwardCache", "about:blank"]
         if file_access:  # off: pages from files as a user's browser opens them
             args.insert(-1, "--allow-file-access-from-files")
         if os.geteuid() == 0:
@@ -287,6 +293,106 @@ def check_page(browser, case, page, failures):
         failures.append(f"{name}: console error: {error}")
 
 
+SIZES = [(1400, 900), (1024, 768)]
+
+# Elements with text of their own whose text colour reads as their background (contrast below 1.5).
+SAME_COLOUR = """(() => {
+  const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+      .reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = e => {
+    for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c; }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+    const fg = rgb(getComputedStyle(e).color), bg = background(e);
+    const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+    if ((hi + 0.05) / (lo + 0.05) < 1.5) bad.push(e.tagName + '.' + e.className + ' "' + e.textContent.trim().slice(0, 30) + '"');
+  }
+  return bad;
+})()"""
+
+# The board drawn: its canvas, else the game's table (the text under a board is not measured).
+BOARD_WIDTH = """(() => {
+  const drawn = [...document.querySelectorAll('#board canvas')];
+  const parts = drawn.length ? drawn : [...document.querySelectorAll('#board table, #board .pl-table')];
+  return { board: Math.max(0, ...parts.map(e => e.getBoundingClientRect().width)), page: innerWidth };
+})()"""
+
+# Seat colours against the game's terrain colours: the smallest RGB distance.
+TERRAIN_DISTANCE = """(() => {
+  const game = JSON.parse(document.getElementById('match-data').textContent).game;
+  const terrain = (ArbiterView.terrain || {})[game];
+  if (!terrain) return null;
+  const rgb = c => [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16));
+  const seats = [...document.querySelectorAll('.seat .swatch')].map(e => getComputedStyle(e).backgroundColor)
+      .map(c => c.match(/\\d+/g).slice(0, 3).map(Number));
+  let worst = [1e9, ''];
+  for (const s of seats) for (const [name, c] of Object.entries(terrain)) {
+    const t = rgb(c), d = Math.hypot(s[0] - t[0], s[1] - t[1], s[2] - t[2]);
+    if (d < worst[0]) worst = [d, name + ' ' + c + ' vs seat rgb(' + s + ')'];
+  }
+  return worst;
+})()"""
+
+
+def check_legibility(browser, case, page, failures, shots, every_size=False):
+    """At each size: no text in its background's colour, the board at least half the page's width,
+    the step in the address as it changes, a legend, seat colours apart from the terrain."""
+    name = case[0]
+    for width, height in SIZES:
+        browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                            "deviceScaleFactor": 1, "mobile": False})
+        browser.navigate("file://" + os.path.abspath(page))
+        at = f"{name} at {width}x{height}"
+        for e in browser.evaluate(SAME_COLOUR):
+            failures.append(f"{at}: text in the colour of its background: {e}")
+        size = browser.evaluate(BOARD_WIDTH)
+        if size["board"] < size["page"] / 2:
+            failures.append(f"{at}: the board is {size['board']:.0f} px wide, under half the page ({size['page']})")
+        browser.key("Home", 36)
+        before = browser.evaluate("location.hash")
+        browser.key("ArrowRight", 39)
+        after = browser.evaluate("location.hash")
+        if before != "#frame=0" or after != "#frame=1":
+            failures.append(f"{at}: the address reads '{before}' at the first step and '{after}' after right arrow")
+        items = browser.evaluate("document.querySelectorAll('#legend .legend-item').length")
+        legend = browser.evaluate("(document.getElementById('legend') || {}).textContent || ''")
+        if items < 3 or not legend.strip():
+            failures.append(f"{at}: the legend has {items} items: '{legend}'")
+        worst = browser.evaluate(TERRAIN_DISTANCE)
+        if worst is not None and worst[0] < 80:
+            failures.append(f"{at}: a seat colour is {worst[0]:.0f} (RGB distance) from the terrain: {worst[1]}")
+        if shots and (every_size or (width, height) == SIZES[0]):
+            browser.evaluate("(function(){var s=document.getElementById('scrub');s.value=String(Math.floor(s.max*0.6));"
+                             "s.dispatchEvent(new Event('input'));})()")
+            suffix = "" if (width, height) == SIZES[0] else f"-{width}x{height}"
+            browser.screenshot(os.path.join(shots, f"viewer-{case[1]}{suffix}.png"))
+    browser.send("Emulation.clearDeviceMetricsOverride")
+
+
+def check_bot_io(browser, arbiter, case, page, failures):
+    """The panel beside the board shows what a bot replied at a step, as `arbiter show` reads it."""
+    name, record = case[0], case[2]
+    browser.navigate("file://" + os.path.abspath(page))
+    steps = browser.evaluate("Object.keys((JSON.parse(document.getElementById('match-data').textContent).io"
+                             " || {}).steps || {}).map(Number)")
+    if not steps:
+        failures.append(f"{name}: the page carries no bot exchanges (data.io.steps)")
+        return
+    step = sorted(steps)[len(steps) // 2]
+    shown = json.loads(run([arbiter, "show", record, "--seat", "0", "--step", str(step), "--json"]))[0]
+    browser.evaluate(f"location.hash = '#frame={step}'")
+    browser.wait_for(f"document.getElementById('frame-number').textContent === '{step}'", timeout=5)
+    text = browser.evaluate("document.getElementById('io').innerText")
+    missing = [line for line in shown["reply"] if line not in text.split("\n")]
+    if not shown["reply"] or missing or "its reply" not in text:
+        failures.append(f"{name}: at step {step} the I/O panel lacks the reply lines {missing or shown['reply']}:\n{text}")
+
+
 def tournament_report(arbiter, bots, source, work):
     """The demo tournament, its report with --viewers; returns the report page and the records."""
     db, files, report = (os.path.join(work, n) for n in ("demo.sqlite", "files", "report"))
@@ -302,6 +408,91 @@ def tournament_report(arbiter, bots, source, work):
             with open(os.path.join(folder, "record.json")) as f:
                 records.append(json.load(f))
     return os.path.join(report, "index.html"), records
+
+
+CRASHING_BOT = """import sys
+turn = 0
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith("turn "):
+        turn = int(line.split()[1])
+    if line in ("go", "ready"):
+        if turn >= 4:
+            print("thinking about turn", turn, file=sys.stderr)
+            print("ValueError: <b id=injected>bold</b>", file=sys.stderr)
+            sys.exit(3)
+        print("go", flush=True)
+"""
+
+FAULTS_SHOWN = """(() => {
+  const rows = [...document.querySelectorAll('.seat')].map(r => ({ status: r.querySelector('.seat-status').textContent,
+      colour: getComputedStyle(r.querySelector('.seat-status')).color }));
+  return { faults: document.getElementById('faults').innerText, injected: !!document.getElementById('injected'), rows };
+})()"""
+
+
+def check_faults(browser, arbiter, bots, shared, work, failures):
+    """A bot that exits 3 after printing to stderr: its fault reads 'crashed, exit code 3' with the
+    last lines of its stderr (as text), and the survivor's status is not in the crashed one's colour."""
+    bot = os.path.join(work, "crashing_bot.py")
+    with open(bot, "w") as f:
+        f.write(CRASHING_BOT)
+    out = os.path.join(work, "ants-crash")
+    run([arbiter, "play", "ants", "--seed", "5", "--out", out, "--map", f"{shared}/data/ants/maps/maze_02p_02.map",
+         "--turns", "20", "--bot", f"name=hunter cmd={bots}/ants/hunter_bot", "--bot", f"name=crashy cmd=\"python3 {bot}\""])
+    page = os.path.join(work, "ants-crash.html")
+    run([arbiter, "view", out, "--out", page])
+    browser.navigate("file://" + page)
+    browser.key("End", 35)
+    shown = browser.evaluate(FAULTS_SHOWN)
+    wanted = ["crashy crashed", "exit code 3", "thinking about turn 4", "ValueError: <b id=injected>bold</b>"]
+    missing = [w for w in wanted if w not in shown["faults"]]
+    if missing or shown["injected"]:
+        failures.append(f"faults: {missing} not shown (or the bot's stderr became markup): {shown['faults']!r}")
+    statuses = {r["status"]: r["colour"] for r in shown["rows"]}
+    if statuses.get("survived") is None or statuses.get("survived") == statuses.get("crashed"):
+        failures.append(f"faults: the seats' statuses and colours at the end: {shown['rows']}")
+
+
+SHOWN_ROWS = """[...document.querySelectorAll('.matchlist tr[data-seats]')].filter(r => r.offsetParent !== null)
+    .map(r => r.id)"""
+
+
+def back_to_report(browser):
+    """history.back() to the report, loaded again or from the page cache (no load event then)."""
+    browser.evaluate("history.back()")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if browser.evaluate("document.readyState === 'complete' && !!document.querySelector('form.filter')"):
+                break
+        except RuntimeError:
+            pass  # the page is changing under the question
+        if time.monotonic() > deadline:
+            raise TimeoutError("Back did not return to the report")
+        time.sleep(0.05)
+    time.sleep(0.3)  # pageshow follows load
+    browser.events = []
+
+
+def check_back_from_viewer(browser, failures):
+    """Back from a viewer: the report's filter controls and the list shown agree. The user widened the
+    filter from 'lost' to 'played' by hand before watching."""
+    back_to_report(browser)
+    browser.evaluate("""(() => { const f = document.querySelector('form.filter'); f.elements.result.value = '';
+        f.dispatchEvent(new Event('change')); })()""")
+    wanted = browser.evaluate(SHOWN_ROWS)
+    browser.click(f"document.getElementById('{wanted[0]}').querySelector('a.watch')" if wanted else "null")
+    browser.wait_event("Page.loadEventFired")
+    back_to_report(browser)
+    result = browser.evaluate("document.querySelector('form.filter').elements.result.value")
+    shown = browser.evaluate(SHOWN_ROWS)
+    address = browser.evaluate("location.hash")
+    if "result=" in address:  # a reload or a shared link must show the same list
+        failures.append(f"report after Back from a viewer: the address still says {address}, the filter 'played'")
+    if result != "" or not wanted or shown != wanted:
+        failures.append(f"report after Back from a viewer: the filter says '{result}' and {len(shown)} matches are "
+                        f"shown; before watching it said 'played' with {len(wanted)}")
 
 
 def check_report(browser, page, records, failures, screenshots):
@@ -329,6 +520,7 @@ def check_report(browser, page, records, failures, screenshots):
     names = browser.evaluate("[...document.querySelectorAll('.seat-name')].map(e => e.textContent)")
     if third not in (names or []):
         failures.append(f"report: the watched match shows seats {names}, not {third}'s")
+    check_back_from_viewer(browser, failures)
     for error in browser.errors():
         failures.append(f"report: console error: {error}")
 
@@ -340,6 +532,8 @@ def main():
     ap.add_argument("--shared", required=True)
     ap.add_argument("--source", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--screenshots", help="also save one screenshot per game here (docs/viewer/)")
+    ap.add_argument("--every-size", action="store_true",
+                    help="with --screenshots, also save the smaller size's (viewer-GAME-1024x768.png)")
     ap.add_argument("--only", help="comma-separated games")
     args = ap.parse_args()
 
@@ -370,15 +564,18 @@ def main():
         failures = []
         try:
             browser.open_page()
+            check_faults(browser, args.arbiter, args.bots, args.shared, work, failures)
             report, records = tournament_report(args.arbiter, args.bots, args.source, work)
             check_report(browser, report, records, failures, args.screenshots)
+            shot = set()
             for case, page in zip(cases, pages):
                 check_page(browser, case, page, failures)
-                if args.screenshots:  # the last case of each game (the original engine's, where there is one)
-                    browser.evaluate("ArbiterView && document.getElementById('scrub') && (function(){"
-                                     "var s=document.getElementById('scrub');s.value=String(Math.floor(s.max*0.6));"
-                                     "s.dispatchEvent(new Event('input'));})()")
-                    browser.screenshot(os.path.join(args.screenshots, f"viewer-{case[1]}.png"))
+                # Screenshots of the played match of each game (it has the record and the bots' exchanges).
+                first = args.screenshots and case[1] not in shot
+                shot.add(case[1])
+                check_legibility(browser, case, page, failures, args.screenshots if first else None, args.every_size)
+                if case[0] == "ants-played":
+                    check_bot_io(browser, args.arbiter, case, page, failures)
         finally:
             browser.close()
         for f in failures:
