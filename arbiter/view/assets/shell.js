@@ -404,7 +404,7 @@ ArbiterView.scoreChart = function (view, seats, faults, pick) {
     ctx.beginPath(); ctx.moveTo(M.l, h - M.b + 0.5); ctx.lineTo(w - M.r, h - M.b + 0.5); ctx.stroke();
     for (var i = 0; i < frames; i += xStep) {
       ctx.beginPath(); ctx.moveTo(Math.round(x(i)) + 0.5, h - M.b); ctx.lineTo(Math.round(x(i)) + 0.5, h - M.b + 4); ctx.stroke();
-      ctx.fillText(String(i + 1), x(i), h - M.b + 5);
+      ctx.fillText(String(i), x(i), h - M.b + 5);
     }
     ctx.textAlign = 'left';
     ctx.fillText('step', 2, h - M.b + 5);
