@@ -328,7 +328,7 @@ function niceStep(span, count) {
 
 // The chart over the match: one line per seat in its colour, y ticks with values, x ticks in steps,
 // a dashed mark where a new game starts (view.breaks), faults marked red, the shown step in black.
-// view.charts = [{title, values(frame)}, ...] offers other series (ants alive, sheep in pens): a select.
+// view.charts = [{title, values(frame)}, ...] offers other series (a count of pieces, say): a select.
 ArbiterView.scoreChart = function (view, seats, faults, pick) {
   var canvas = document.getElementById('chart');
   var title = canvas.previousElementSibling;
