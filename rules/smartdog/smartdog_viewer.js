@@ -43,9 +43,9 @@ ArbiterView.renderers.smartdog = function (data, board, controls) {
       else if (o.type === 'Sheep') current.sheep[o.x + ',' + o.y] = o;
       else if (o.voice) current.barks.push(o);
     } else if (current && (m = /^do (\d+) bark/.exec(text)) && !sent) {
-      current.events.push('P' + player + ' dog ' + m[1] + ' barks');
+      current.events.push({ player: player, text: ' dog ' + m[1] + ' barks' });
     } else if (current && sent && /^(warning|error) /.test(text)) {
-      current.events.push('to P' + player + ': ' + text);
+      current.events.push({ player: player, to: true, text: text });
     }
   });
   if (!landscape) throw new Error('the transcript has no landscape line');
@@ -158,7 +158,10 @@ ArbiterView.renderers.smartdog = function (data, board, controls) {
     });
     var inPens = penCount[Math.min(i, turns.length - 1)];
     var text = ['sheep seen in pens: ' + seats.map(function (s, k) { return s.name + ' ' + inPens[k]; }).join(', ')];
-    text = text.concat(t.events);
+    text = text.concat(t.events.map(function (e) {  // events by seat name, P<n> where there is none
+      var who = seats[e.player - 1] ? seats[e.player - 1].name : 'P' + e.player;
+      return e.to ? 'to ' + who + ': ' + e.text : who + "'s" + e.text;
+    }));
     if (i >= turns.length) text = text.concat(notes.filter(function (n) { return /score|Count/.test(n); }));
     info.textContent = text.join('\n');
   }

@@ -469,7 +469,10 @@ SHOWN_ROWS = """[...document.querySelectorAll('.matchlist tr[data-seats]')].filt
 
 def back_to_report(browser):
     """history.back() to the report, loaded again or from the page cache (no load event then)."""
-    browser.evaluate("history.back()")
+    try:
+        browser.evaluate("history.back()")
+    except RuntimeError:
+        pass  # the page went before the answer came ("Inspected target navigated")
     deadline = time.monotonic() + 30
     while True:
         try:
