@@ -129,15 +129,13 @@ class Browser:
         self.wait_event("Page.loadEventFired")
 
     def evaluate(self, expression):
-        # A page that is still navigating (a click on a link, Back) drops an evaluation sent
-        # meanwhile: asked again once it has settled.
+        # A page still navigating (a link, Back) drops an evaluation: asked again once settled.
         for attempt in range(3):
             try:
                 result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
                 break
             except RuntimeError as e:
-                if "navigated or closed" not in str(e) or attempt == 2:
-                    raise
+                if "navigated or closed" not in str(e) or attempt == 2: raise
                 time.sleep(0.5)
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
