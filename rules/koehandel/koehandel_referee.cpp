@@ -32,6 +32,7 @@ public:
     // A notification is a request like a decision (the seed's time limit is per request): its
     // answer is read and ignored, and a late or failed one is a fault like a decision's.
     void tell(int seat, const Message& message) override {
+        mark_step();
         const std::string text = request_text(message, market_, seat);
         logs_.request(seat, text);
         if (seat >= bots_ || !table_.alive(seat)) return;
@@ -44,6 +45,7 @@ public:
     }
 
     std::optional<Fields> ask(int seat, const Message& message) override {
+        mark_step();
         const std::string text = request_text(message, market_, seat);
         logs_.request(seat, text);
         if (seat >= bots_) return Fields{};  // a house bot passes on everything
@@ -59,12 +61,17 @@ public:
     }
 
     void adjudicated(int seat, const std::string& what) override {
+        mark_step();
         logs_.default_action(seat, what);
         if (seat >= bots_) return;
         ++defaults_[seat];
         if (notes_[seat].size() < kDetailNotes) notes_[seat].push_back(what);
         table_.note(fmt::format("seat {} default action: {}", seat + 1, what));
     }
+
+    // What follows belongs to step `step`, marked at its first message: a turn that ends the game
+    // says nothing, so its step is never marked and the marks never go back.
+    void start_step(int step) { step_ = step; }
 
     int defaults(int seat) const { return defaults_[seat]; }
     int failures(int seat) const { return failures_[seat]; }
@@ -74,6 +81,12 @@ public:
     const SeatFault& out(int seat) const { return out_[seat]; }
 
 private:
+    void mark_step() {
+        if (step_ == marked_) return;
+        table_.mark_step(step_);
+        marked_ = step_;
+    }
+
     // A failed reply (to a decision: it also costs the default action; or to a notification) is
     // a fault; after max_faults of them (0 = never) the bot is out, so a slow or hung server
     // cannot stretch a game by more than max_faults reply limits. `failed` is how the reply ended
@@ -106,6 +119,8 @@ private:
     std::vector<int> notification_failures_ = std::vector<int>(kSeats);
     std::vector<SeatFault> out_ = std::vector<SeatFault>(kSeats);
     PlayerLogs logs_;
+    int step_ = 0;
+    int marked_ = -1;
 };
 
 }  // namespace
@@ -157,14 +172,14 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     Game game(engine_options(request));
     // The viewer draws the game after its opening (frame 0), then after each turn: the
     // exchanges of turn k are step k.
-    table.mark_step(0);
+    players.start_step(0);
     begin(game, players);
     int step = 1;
     for (;; ++step) {
-        table.mark_step(step);
+        players.start_step(step);
         if (!play_turn(game, players)) break;
     }
-    table.mark_step(step - 1);  // the game's end is told under its last frame
+    players.start_step(step - 1);  // the game's end is told under its last frame
     finish(game, players);
     const auto scores = game.scores();
     RefereeResult result;
