@@ -3,6 +3,7 @@
 // them together; the work lives in the files named beside each function.
 #include <charconv>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ inline CLI::Validator unsigned_integer() {
         },
         "", "unsigned");
 }
+
+// --set KEY=VALUE arguments as given; UserError for one without '='.
+std::map<std::string, std::string> given_sets(const std::vector<std::string>& sets);
+// The game's options from --set KEY=VALUE arguments; UserError "--set: ..." for a bad one.
+GameOptions options_from_sets(const GameDescriptor& game, const std::vector<std::string>& sets);
 
 // How bots are confined, as given on a command line; empty or unset = the config's or the default.
 struct ConfinementArgs {

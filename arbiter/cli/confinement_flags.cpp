@@ -1,7 +1,11 @@
+// The flags every command that starts bots shares: confinement, and the game options of --set.
 #include <algorithm>
+
+#include <fmt/format.h>
 
 #include "arbiter/cli/commands.hpp"
 #include "core/confine/sandbox.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::cli {
 
@@ -36,6 +40,25 @@ void apply_confinement(const ConfinementArgs& args, Limits& limits) {
     for (const auto& name : args.allow_syscalls)
         if (std::find(limits.allow_syscalls.begin(), limits.allow_syscalls.end(), name) == limits.allow_syscalls.end())
             limits.allow_syscalls.push_back(name);
+}
+
+std::map<std::string, std::string> given_sets(const std::vector<std::string>& sets) {
+    std::map<std::string, std::string> given;
+    for (const auto& kv : sets) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
+        given[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return given;
+}
+
+GameOptions options_from_sets(const GameDescriptor& game, const std::vector<std::string>& sets) {
+    const auto given = given_sets(sets);
+    try {
+        return GameOptions(game.options, given);
+    } catch (const UserError& e) {
+        throw UserError(fmt::format("--set: {}", e.what()));
+    }
 }
 
 }  // namespace arb::cli

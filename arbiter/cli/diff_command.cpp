@@ -99,17 +99,7 @@ diff::DiffPlan prepare(const DiffArgs& args, std::string& opponent_line) {
                                     game.name, game.min_bots, game.max_bots, plan.seats));
     plan.games = args.games.value_or(2 * plan.seats);
     if (plan.games < 1) throw UserError(fmt::format("--games must be at least 1, not {}", plan.games));
-    std::map<std::string, std::string> given;
-    for (const auto& kv : args.sets) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
-        given[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    try {
-        plan.options = GameOptions(game.options, given);
-    } catch (const UserError& e) {
-        throw UserError(fmt::format("--set: {}", e.what()));
-    }
+    plan.options = options_from_sets(game, args.sets);
     plan.seed = args.seed;
     plan.limits.memory_mib = args.memory_mib;
     apply_confinement(args.confinement, plan.limits);

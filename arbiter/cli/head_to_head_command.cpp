@@ -88,18 +88,8 @@ HeadToHead prepare(const MatchArgs& args) {
                                     h.game->max_bots, h.game->name, h.seats));
     if (h.sprt) h.sprt->seats = h.seats;
     if (args.games < 1) throw UserError(fmt::format("--games must be at least 1, not {}", args.games));
-    std::map<std::string, std::string> given;
-    for (const auto& kv : args.sets) {
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) throw UserError("--set wants KEY=VALUE, got '" + kv + "'");
-        given[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    try {
-        h.options = GameOptions(h.game->options, given);
-    } catch (const UserError& e) {
-        throw UserError(fmt::format("--set: {}", e.what()));
-    }
-    h.given_options = given;
+    h.options = options_from_sets(*h.game, args.sets);
+    h.given_options = given_sets(args.sets);
     h.deal_sets = (args.games + h.seats - 1) / h.seats;
     h.seed = args.seed;
     h.tournament = fmt::format("match-{}-{}-{}", h.a.name, h.b.name, h.seed);
