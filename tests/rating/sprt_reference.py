@@ -6,10 +6,17 @@ from Van den Bergh's "Comments on Normalized Elo"; fastchess's Elo interval and 
 independently of the C++ code: exact fractions for the grid, and the constrained MLE found by
 plain bisection in its Lagrange multiplier, checked to reproduce the mean it was asked for.
 
+The printed figures are fastchess's (EloWDL, EloPentanomial): from the raw counts, each one
+that is inf or nan there replaced by that of the regularised counts; under the bayesian model
+those of the W/D/L totals.
+
 Prints one case per line:
-  elo0 elo1 alpha beta|w/l/d,w/l/d,...|stop llr mean var elo elo_error los decision
+  seq elo0 elo1 alpha beta model seats|w/l/d,w/l/d,...|stop llr mean var score elo elo_error los nelo nelo_error decision
 where `stop` is the number of observations a sequential run uses (the first prefix whose LLR
-leaves the bounds, else all) and the values are those of that prefix.
+leaves the bounds, else all) and the values are those of that prefix (mean and var of the
+regularised observations, score of the raw ones); and
+  wdl|ptnml elo0 elo1 alpha beta model|counts|llr nelo nelo_error elo elo_error los
+for fastchess's W/D/L (W D L) and pentanomial (LL LD WL DD WD WW) count vectors.
 """
 import math
 import random
