@@ -181,35 +181,62 @@ double bayesian_llr(const SprtParams& params, const SprtSummary& s) {
 
 constexpr double kNeloUnit = 800 / std::numbers::ln10;  // nElo per unit of (mu - 1/2) / sigma
 
-// nElo from the raw results of the used observations, as fastchess computes it: the mean and
-// (population) variance of the observation values, k games per observation. Undefined (NaN)
-// when every observation scored the same.
-void normalised_elo(const std::vector<SprtObservation>& prefix, SprtSummary& s) {
-    double comparisons = 0, sum = 0, count = 0;
-    for (const auto& o : prefix) {
-        if (o.comparisons() == 0) continue;
-        comparisons += o.comparisons();
-        sum += (o.wins + 0.5 * o.draws) / o.comparisons();
-        ++count;
+// Mean, population variance and total weight of weighted values.
+struct Moments {
+    double mean = 0.5, variance = 0, n = 0;
+};
+
+Moments moments_of(const std::vector<WeightedValue>& values) {
+    Moments m;
+    double sum = 0;
+    for (const auto& v : values) {
+        m.n += v.weight;
+        sum += v.weight * v.value;
     }
-    s.games_per_observation = s.denominator > 0 ? s.denominator / 2.0 : comparisons / count;
-    const double mean = sum / count;
-    double var = 0;
-    for (const auto& o : prefix)
-        if (o.comparisons() > 0) {
-            const double v = (o.wins + 0.5 * o.draws) / o.comparisons();
-            var += (v - mean) * (v - mean) / count;
-        }
-    if (!(var > 0)) {
+    if (!(m.n > 0)) return m;
+    m.mean = sum / m.n;
+    double sq = 0;
+    for (const auto& v : values) sq += v.weight * (v.value - m.mean) * (v.value - m.mean);
+    m.variance = sq / m.n;
+    return m;
+}
+
+// fastchess's Elo of a score, unclamped: infinite at 0 and 1, undefined outside.
+double raw_elo(double score) { return -400 * std::log10(1 / score - 1); }
+
+// The printed figures as fastchess computes them from the raw results `raw` (observation values
+// weighted by their counts), k games per value; each Elo figure that comes out infinite or
+// undefined is taken from the regularised values instead.
+void set_figures(SprtSummary& s, const std::vector<WeightedValue>& raw, const std::vector<WeightedValue>& regularised,
+                 double k) {
+    const Moments m = moments_of(raw);
+    const double se = std::sqrt(m.variance / m.n);
+    s.score = m.mean;
+    s.elo = raw_elo(m.mean);
+    s.elo_error = (raw_elo(m.mean + kZ975 * se) - raw_elo(m.mean - kZ975 * se)) / 2;
+    s.los = normal_cdf((m.mean - 0.5) / se);
+    if (!std::isfinite(s.elo) || !std::isfinite(s.elo_error) || !std::isfinite(s.los)) {
+        const Moments r = moments_of(regularised);
+        const double rse = std::sqrt(r.variance / r.n);
+        if (!std::isfinite(s.elo)) s.elo = logistic_elo(r.mean);
+        if (!std::isfinite(s.elo_error))
+            s.elo_error = (logistic_elo(r.mean + kZ975 * rse) - logistic_elo(r.mean - kZ975 * rse)) / 2;
+        if (!std::isfinite(s.los)) s.los = normal_cdf((r.mean - 0.5) / rse);
+    }
+    if (k <= 0) return;  // more than two seats: no nElo
+    if (!(m.variance > 0)) {
         s.nelo = s.nelo_error = std::numeric_limits<double>::quiet_NaN();
         return;
     }
-    const auto nelo = [&](double score) {
-        return (score - 0.5) / std::sqrt(s.games_per_observation * var) * kNeloUnit;
-    };
-    const double se = std::sqrt(var / count);
-    s.nelo = nelo(mean);
-    s.nelo_error = (nelo(mean + kZ975 * se) - nelo(mean - kZ975 * se)) / 2;
+    const auto nelo = [&](double score) { return (score - 0.5) / std::sqrt(k * m.variance) * kNeloUnit; };
+    s.nelo = nelo(m.mean);
+    s.nelo_error = (nelo(m.mean + kZ975 * se) - nelo(m.mean - kZ975 * se)) / 2;
+}
+
+// The W/D/L totals as values 0, 1/2, 1 weighted by their counts, with `unseen` for a count of 0.
+std::vector<WeightedValue> wdl_values(const SprtSummary& s, double unseen) {
+    const auto w = [&](int count) { return count > 0 ? static_cast<double>(count) : unseen; };
+    return {{0.0, w(s.losses)}, {0.5, w(s.draws)}, {1.0, w(s.wins)}};
 }
 
 SprtSummary summarise(const SprtParams& params, const std::vector<SprtObservation>& observations, int used) {
@@ -218,43 +245,46 @@ SprtSummary summarise(const SprtParams& params, const std::vector<SprtObservatio
     s.upper = params.upper_bound();
     std::vector<SprtObservation> prefix(observations.begin(), observations.begin() + used);
     s.denominator = common_denominator(prefix);
+    double comparisons = 0;
+    std::vector<WeightedValue> raw;  // the observation values, as they are
     for (const auto& o : prefix) {
         if (o.comparisons() == 0) continue;
         ++s.observations;
         s.wins += o.wins;
         s.losses += o.losses;
         s.draws += o.draws;
+        comparisons += o.comparisons();
+        raw.push_back({(o.wins + 0.5 * o.draws) / o.comparisons(), 1.0});
     }
     if (s.observations == 0) {
         s.denominator = 0;
         return s;
     }
     const std::vector<WeightedValue> pdf = regularised(prefix, used, s);
-    double n = 0, sum = 0;
-    for (const auto& p : pdf) {
-        n += p.weight;
-        sum += p.weight * p.value;
-    }
-    s.mean = sum / n;
-    double sq = 0;
-    for (const auto& p : pdf) sq += p.weight * (p.value - s.mean) * (p.value - s.mean);
-    s.variance = sq / n;
+    const Moments m = moments_of(pdf);
+    s.mean = m.mean;
+    s.variance = m.variance;
     s.model = params.model_used();
-    if (params.seats <= 2) normalised_elo(prefix, s);
+    if (params.seats <= 2)
+        s.games_per_observation = s.denominator > 0 ? s.denominator / 2.0 : comparisons / s.observations;
     if (s.model == SprtModel::logistic) {
-        s.llr = log_likelihood_ratio(pdf, mean_mle(pdf, n, logistic_score(params.elo0)),
-                                     mean_mle(pdf, n, logistic_score(params.elo1)));
+        s.llr = log_likelihood_ratio(pdf, mean_mle(pdf, m.n, logistic_score(params.elo0)),
+                                     mean_mle(pdf, m.n, logistic_score(params.elo1)));
     } else if (s.model == SprtModel::normalized) {
         const double scale = std::sqrt(s.games_per_observation) / kNeloUnit;
-        s.llr = log_likelihood_ratio(pdf, normalized_mle(pdf, n, scale * params.elo0),
-                                     normalized_mle(pdf, n, scale * params.elo1));
+        s.llr = log_likelihood_ratio(pdf, normalized_mle(pdf, m.n, scale * params.elo0),
+                                     normalized_mle(pdf, m.n, scale * params.elo1));
     } else {
         s.llr = bayesian_llr(params, s);
     }
-    const double se = std::sqrt(s.variance / n);
-    s.elo = logistic_elo(s.mean);
-    s.elo_error = (logistic_elo(s.mean + kZ975 * se) - logistic_elo(s.mean - kZ975 * se)) / 2;
-    s.los = normal_cdf((s.mean - 0.5) / se);
+    if (s.model == SprtModel::bayesian) {
+        // fastchess's W/D/L report: the figures of single games.
+        s.wdl_figures = true;
+        s.games_per_observation = 1;
+        set_figures(s, wdl_values(s, 0), wdl_values(s, kRegularisation), 1);
+    } else {
+        set_figures(s, raw, pdf, s.games_per_observation);
+    }
     if (s.llr >= s.upper) s.decision = SprtDecision::accept_h1;
     else if (s.llr <= s.lower) s.decision = SprtDecision::accept_h0;
     return s;
@@ -308,11 +338,17 @@ SprtParams parse_sprt(const std::string& text) {
     }
     if (seen.empty())
         throw UserError("--sprt wants KEY=VALUE words, e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized'");
+    // fastchess's checks (SPRT::isValid), in its order and words; then our own range of Elo.
+    if (!(p.elo0 < p.elo1))
+        throw UserError(fmt::format("--sprt: elo0 must be less than elo1, not elo0={} elo1={}", p.elo0, p.elo1));
+    if (!(p.alpha > 0 && p.alpha < 1))
+        throw UserError(fmt::format("--sprt: alpha must be a decimal number between 0 and 1, not {}", p.alpha));
+    if (!(p.beta > 0 && p.beta < 1))
+        throw UserError(fmt::format("--sprt: beta must be a decimal number between 0 and 1, not {}", p.beta));
+    if (!(p.alpha + p.beta < 1))
+        throw UserError(fmt::format("--sprt: sum of alpha and beta must be less than 1, not {} + {}", p.alpha, p.beta));
     for (const double elo : {p.elo0, p.elo1})
         if (std::abs(elo) > 1000) throw UserError(fmt::format("--sprt: elo0 and elo1 must be from -1000 to 1000, not {}", elo));
-    if (!(p.elo0 < p.elo1)) throw UserError(fmt::format("--sprt: elo0 ({}) must be below elo1 ({})", p.elo0, p.elo1));
-    if (!(p.alpha > 0 && p.alpha < 0.5)) throw UserError(fmt::format("--sprt: alpha must be above 0 and below 0.5, not {}", p.alpha));
-    if (!(p.beta > 0 && p.beta < 0.5)) throw UserError(fmt::format("--sprt: beta must be above 0 and below 0.5, not {}", p.beta));
     return p;
 }
 
@@ -372,9 +408,14 @@ SprtSummary evaluate_sprt(const SprtParams& params, const std::vector<SprtObserv
 SprtReach sprt_reach(const SprtParams& params, int comparisons, int cap) {
     // The least n by doubling, then bisection between the last n short of the bound and the
     // first past it (the LLR of a sweep grows with its length).
+    // The bayesian model's LLR stays 0 until A has won and lost: there the last observation of
+    // the run gives one game to the other side.
+    const bool all_but_one = params.model_used() == SprtModel::bayesian;
     const auto least = [&](const SprtObservation& sweep, SprtDecision wanted) -> std::optional<int> {
         const auto reaches = [&](int n) {
-            const std::vector<SprtObservation> obs(n, sweep);
+            std::vector<SprtObservation> obs(n, sweep);
+            if (all_but_one) obs.back() = sweep.wins > 0 ? SprtObservation{comparisons - 1, 1, 0}
+                                                         : SprtObservation{1, comparisons - 1, 0};
             return summarise(params, obs, n).decision == wanted;
         };
         int short_of = 0, past = 1;
@@ -390,6 +431,7 @@ SprtReach sprt_reach(const SprtParams& params, int comparisons, int cap) {
         return past;
     };
     SprtReach r;
+    r.all_but_one = all_but_one;
     if (comparisons < 1 || cap < 1) return r;
     r.upper = least(SprtObservation{comparisons, 0, 0}, SprtDecision::accept_h1);
     r.lower = least(SprtObservation{0, comparisons, 0}, SprtDecision::accept_h0);
@@ -401,7 +443,8 @@ std::string reach_text(const SprtReach& r, int matches_per_observation, int cap)
         return n ? fmt::format("{} games", static_cast<long long>(*n) * matches_per_observation)
                  : fmt::format("more than {} games", static_cast<long long>(cap) * matches_per_observation);
     };
-    return fmt::format("winning every game accepts H1 after {} at the least, losing every game H0 after {}", games(r.upper),
+    const char* every = r.all_but_one ? "all games but one" : "every game";
+    return fmt::format("winning {} accepts H1 after {} at the least, losing {} H0 after {}", every, games(r.upper), every,
                        games(r.lower));
 }
 
@@ -422,7 +465,8 @@ std::string model_line(const SprtParams& p) {
     switch (p.model) {
         case SprtModel::normalized: return "SPRT: normalized model (elo0, elo1 in nElo)\n";
         case SprtModel::logistic: return "SPRT: logistic model (elo0, elo1 in logistic Elo)\n";
-        case SprtModel::bayesian: return "SPRT: bayesian model (elo0, elo1 in BayesElo, on the W-L-D totals)\n";
+        case SprtModel::bayesian:
+            return "SPRT: bayesian model (elo0, elo1 in BayesElo; the LLR and the figures above on the W-L-D totals)\n";
     }
     return "";
 }
@@ -440,18 +484,21 @@ std::string format_sprt(const SprtSummary& s, const std::optional<SprtParams>& p
     const double points = s.wins + 0.5 * s.draws;
     out += fmt::format("Deal sets: {}, Pairwise: {}-{}-{} (W-L-D), Points: {:.1f} ({:.2f} %)\n", s.observations, s.wins,
                        s.losses, s.draws, points, games > 0 ? 100 * points / games : 50.0);
-    if (s.denominator == 4) {
+    if (s.wdl_figures) {
+        // fastchess's W/D/L report: no distribution of deal sets.
+    } else if (s.denominator == 4) {
         out += fmt::format("Ptnml(0-2): [{}]\n", fmt::join(s.distribution, ", "));
     } else if (s.denominator > 0 && s.denominator <= 16) {
         out += fmt::format("Per deal set (points 0-{} by 0.5): [{}]\n", s.denominator / 2, fmt::join(s.distribution, ", "));
     }
     if (params) {
         out += model_line(*params);
-        out += fmt::format("LLR: {:.2f} ({:.1f}%) ({:.2f}, {:.2f}) [{:.2f}, {:.2f}]{}\n", s.llr, 100 * llr_fraction(s),
-                           s.lower, s.upper, params->elo0, params->elo1,
-                           s.decision == SprtDecision::accept_h1   ? " H1 accepted"
-                           : s.decision == SprtDecision::accept_h0 ? " H0 accepted"
-                                                                   : "");
+        const std::string elo = fmt::format("[{:.2f}, {:.2f}]", params->elo0, params->elo1);
+        out += fmt::format("LLR: {:.2f} ({:.1f}%) ({:.2f}, {:.2f}) {}\n", s.llr, 100 * llr_fraction(s), s.lower, s.upper,
+                           elo);
+        if (s.decision != SprtDecision::none)
+            out += fmt::format("SPRT ({}) completed - {} was accepted\n", elo,
+                               s.decision == SprtDecision::accept_h1 ? "H1" : "H0");
     }
     return out;
 }

@@ -191,7 +191,7 @@ public:
         if (!terminal_ && !final && now - last_ < std::chrono::seconds(10)) return;
         last_ = now;
         std::string line = fmt::format("match {} vs {}: {}/{} deal sets, {} scores {:.1f}%", h.a.name, h.b.name,
-                                       sets_done, h.deal_sets, h.a.name, 100 * s.mean);
+                                       sets_done, h.deal_sets, h.a.name, 100 * s.score);
         if (h.sprt) line += fmt::format(", LLR {:.2f} ({:.2f}, {:.2f})", s.llr, s.lower, s.upper);
         std::fprintf(stderr, terminal_ ? "\r%s\033[K%s" : "%s%s", line.c_str(), terminal_ && !final ? "" : "\n");
         std::fflush(stderr);

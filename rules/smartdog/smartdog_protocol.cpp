@@ -1,11 +1,19 @@
 #include "rules/smartdog/smartdog_protocol.hpp"
 
+#include <string>
+
 namespace arb::smartdog {
 
 bool is_join(std::string_view line) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (!line.starts_with("join ")) return false;
     return line.find_first_not_of(' ', 5) != std::string_view::npos;
+}
+
+bool is_join_command(std::string_view line) {
+    std::string text(line);
+    std::erase(text, '\r');
+    return text.substr(0, text.find(' ')) == "join";
 }
 
 std::vector<std::string> split_words(const std::string& line) {

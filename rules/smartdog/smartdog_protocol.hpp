@@ -20,6 +20,9 @@ inline constexpr int kMaxCommandsPerTurn = 1000;
 // this answer and the player is out.
 bool is_join(std::string_view line);
 inline constexpr std::string_view kExpectedJoin = "error Expected join <username> [hub]";
+// A line whose command (the text up to the first space, '\r' aside) is `join`: after the first,
+// the session answers it `error Already joined`.
+bool is_join_command(std::string_view line);
 
 // The line's words between single spaces (runs of spaces give no empty words).
 std::vector<std::string> split_words(const std::string& line);

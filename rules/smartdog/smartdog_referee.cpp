@@ -91,6 +91,23 @@ void join_all(Match& m) {
     }
 }
 
+// A repeated `join` gets `error Already joined` wherever it comes. One sent with the first `join`
+// (in the same write), after it, or after a turn's `end` arrives before this turn's request, with
+// the lines the table drops unread: it is taken out of them here and answered by the session
+// (with this turn's other answers, before the next state), in the order it came.
+void answer_repeated_joins(Match& m, int p, Reply& reply) {
+    std::vector<std::string> rest;
+    for (auto& line : reply.dropped) {
+        if (!is_join_command(line)) {
+            rest.push_back(std::move(line));
+            continue;
+        }
+        m.feed(p, line);
+        --reply.dropped_count;
+    }
+    reply.dropped = std::move(rest);
+}
+
 // Ruling 5: what a player sent after its `end` and before this turn's state answers nothing.
 // It is dropped with a warning in the wire log (a note, so `verify` does not replay it).
 void note_ignored(Match& m, int p, const Reply& reply) {
@@ -116,6 +133,7 @@ void play_turn(Match& m, bool arrival) {
     std::vector<int> ok;
     for (auto& answer : ask_round(m.table, requests, read_commands)) {
         const int p = answer.seat + 1;
+        answer_repeated_joins(m, p, answer.reply);
         note_ignored(m, p, answer.reply);
         wall[p] = answer.reply.wall;
         if (answer.failed()) {

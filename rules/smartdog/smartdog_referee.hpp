@@ -20,7 +20,9 @@
 // are applied as one block, the blocks in the order the players' replies were complete.
 //
 // Lines a player sends after its `end` and before the next turn answer nothing (ruling 5): they
-// are dropped with a warning in the wire log and never read as the next turn's reply.
+// are dropped with a warning in the wire log and never read as the next turn's reply. A repeated
+// `join` among them (also one sent in the same write as the first `join`) is the exception: it
+// gets `error Already joined`, as a repeated `join` does anywhere.
 //
 // Faults (ruling 6, forfeit): no connection, no or a bad `join`, a missing `end` within the
 // per-turn limit, a flood (kMaxCommandsPerTurn lines or more in a turn, smartdog_protocol.hpp), a

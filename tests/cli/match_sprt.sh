@@ -35,7 +35,8 @@ sprt=(--sprt elo0=0 elo1=100 alpha=0.05 beta=0.05)
 # A strong bot: H1 accepted well before the 300 games (150 deal sets).
 run 0 match "$heur" "$random" --game planowanie --games 300 "${sprt[@]}" -j 2 --no-progress
 has "LLR: "
-has "(-2.94, 2.94) \[0.00, 100.00\] H1 accepted"
+has "(-2.94, 2.94) \[0.00, 100.00\]$"
+has "SPRT (\[0.00, 100.00\]) completed - H1 was accepted"
 has "match heuristic vs random: better (H1 accepted)"
 has "Ptnml(0-2): \["
 n=$(deal_sets)
@@ -53,7 +54,7 @@ has "match heuristic vs random: better (H1 accepted)"
 
 # The weak bot as A: H0 accepted, exit 4.
 run 4 match "$random" "$heur" --game planowanie --games 300 "${sprt[@]}" -j 2 --no-progress
-has "H0 accepted"
+has "SPRT (\[0.00, 100.00\]) completed - H0 was accepted"
 has "match random vs heuristic: worse (H0 accepted)"
 
 # Two copies of one bot: no H1; the run ends at the lower bound (4) or when the games run out (3).
@@ -101,7 +102,7 @@ run 0 ladder --db "$db" --game planowanie --add "name=bot-2 cmd=$bots/planowanie
     "${sprt[@]}" -j 2
 has "stopped: SPRT: H1 accepted"
 has "Results of bot-2 vs bot-1"
-has "H1 accepted"
+has "SPRT (\[0.00, 100.00\]) completed - H1 was accepted"
 has "verdict: better (exit 0)"
 run 4 ladder --db "$db" --game planowanie --add "name=bot-3 cmd=$bots/planowanie/random_bot" --max-matches 400 \
     "${sprt[@]}" -j 2 --format json

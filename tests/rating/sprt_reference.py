@@ -6,10 +6,17 @@ from Van den Bergh's "Comments on Normalized Elo"; fastchess's Elo interval and 
 independently of the C++ code: exact fractions for the grid, and the constrained MLE found by
 plain bisection in its Lagrange multiplier, checked to reproduce the mean it was asked for.
 
+The printed figures are fastchess's (EloWDL, EloPentanomial): from the raw counts, each one
+that is inf or nan there replaced by that of the regularised counts; under the bayesian model
+those of the W/D/L totals.
+
 Prints one case per line:
-  elo0 elo1 alpha beta|w/l/d,w/l/d,...|stop llr mean var elo elo_error los decision
+  seq elo0 elo1 alpha beta model seats|w/l/d,w/l/d,...|stop llr mean var score elo elo_error los nelo nelo_error decision
 where `stop` is the number of observations a sequential run uses (the first prefix whose LLR
-leaves the bounds, else all) and the values are those of that prefix.
+leaves the bounds, else all) and the values are those of that prefix (mean and var of the
+regularised observations, score of the raw ones); and
+  wdl|ptnml elo0 elo1 alpha beta model|counts|llr nelo nelo_error elo elo_error los
+for fastchess's W/D/L (W D L) and pentanomial (LL LD WL DD WD WW) count vectors.
 """
 import math
 import random
@@ -171,6 +178,61 @@ def nelo_of(values, k):
     return nelo(mu), (nelo(mu + Z975 * se) - nelo(mu - Z975 * se)) / 2
 
 
+def fastchess_elo(s):
+    """fastchess's scoreToEloDiff, -400 log10(1/s - 1), with its infinities and NaNs spelt out."""
+    if s == 1:
+        return math.inf
+    if s == 0:
+        return -math.inf
+    if not 0 < s < 1:
+        return math.nan
+    return -400 * math.log10(1 / s - 1)
+
+
+def figures(raw, regularised):
+    """fastchess's Elo, its 95% half-width and LOS (EloWDL / EloPentanomial) of values weighted by
+    their raw counts: score and population variance of the values, per-sample variance var / n,
+    the interval score +/- 1.96 sqrt(var / n) mapped to Elo, LOS (1 - erf(-(score - 1/2) /
+    sqrt(2 var / n))) / 2. Each figure that is infinite or NaN there is that of the regularised
+    weights instead (score clamped into [1e-3, 1 - 1e-3], as elo_of). Also the raw score and
+    variance (for nElo)."""
+    n = sum(c for _, c in raw)
+    score = sum(v * c for v, c in raw) / n
+    var = sum(c * (v - score) ** 2 for v, c in raw) / n
+    per = var / n
+    elo = fastchess_elo(score)
+    err = (fastchess_elo(score + Z975 * math.sqrt(per)) - fastchess_elo(score - Z975 * math.sqrt(per))) / 2
+    if per > 0:
+        los = (1 - math.erf(-(score - 0.5) / math.sqrt(2 * per))) / 2
+    else:  # erf of +-inf, or of 0/0
+        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else math.nan
+    rn = sum(c for _, c in regularised)
+    rmu = sum(v * c for v, c in regularised) / rn
+    rse = math.sqrt(sum(c * (v - rmu) ** 2 for v, c in regularised) / rn / rn)
+    if not math.isfinite(elo):
+        elo = elo_of(rmu)
+    if not math.isfinite(err):
+        err = (elo_of(rmu + Z975 * rse) - elo_of(rmu - Z975 * rse)) / 2
+    if not math.isfinite(los):
+        los = phi((rmu - 0.5) / rse)
+    return score, var, elo, err, los
+
+
+def nelo_from(score, var, n, k):
+    """fastchess's nElo and its half-width from the raw score and population variance of n values
+    of k games each; nan without spread (fastchess prints inf or nan)."""
+    if var == 0:
+        return math.nan, math.nan
+    se = math.sqrt(var / n)
+    def nelo(x):
+        return (x - 0.5) / math.sqrt(k * var) * NELO_UNIT
+    return nelo(score), (nelo(score + Z975 * se) - nelo(score - Z975 * se)) / 2
+
+
+def wdl_weights(wins, draws, losses, unseen):
+    return [(v, c if c else unseen) for v, c in ((0.0, losses), (0.5, draws), (1.0, wins))]
+
+
 def evaluate(params, obs):
     elo0, elo1, alpha, beta, model, seats = params
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
@@ -181,16 +243,25 @@ def evaluate(params, obs):
     d = grid_of(obs)
     k = d / 2 if d else sum(sum(o) for o in played) / len(played)
     wdl = (sum(o[0] for o in played), sum(o[2] for o in played), sum(o[1] for o in played))
+    weights = [(v, q * n) for v, q in pdf]
+    raw = [((w + dr / 2) / (w + l + dr), 1) for w, l, dr in played]
     if seats > 2:
         llr = llr_model("logistic", elo0, elo1, n, pdf, k, wdl)
+        raw_score, _, elo, err, los = figures(raw, weights)
         nelo, nerr = 0.0, 0.0
+    elif model == "bayesian":
+        # fastchess reports W/D/L for this model: the figures of the games' totals.
+        llr = llr_model(model, elo0, elo1, n, pdf, k, wdl)
+        raw_score, raw_var, elo, err, los = figures(wdl_weights(*wdl, 0), wdl_weights(*wdl, REG))
+        nelo, nerr = nelo_from(raw_score, raw_var, sum(wdl), 1)
     else:
         llr = llr_model(model, elo0, elo1, n, pdf, k, wdl)
-        nelo, nerr = nelo_of([(w + dr / 2) / (w + l + dr) for w, l, dr in played], k)
-    se = math.sqrt(var / n)
-    err = (elo_of(mu + Z975 * se) - elo_of(mu - Z975 * se)) / 2
+        raw_score, raw_var, elo, err, los = figures(raw, weights)
+        nelo, nerr = nelo_from(raw_score, raw_var, len(raw), k)
+        assert (math.isnan(nelo) and math.isnan(nelo_of([v for v, _ in raw], k)[0])) or \
+            abs(nelo - nelo_of([v for v, _ in raw], k)[0]) < 1e-9 * max(1, abs(nelo))
     decision = "h1" if llr >= upper else "h0" if llr <= lower else "none"
-    return llr, mu, var, elo_of(mu), err, phi((mu - 0.5) / se), nelo, nerr, decision
+    return llr, mu, var, raw_score, elo, err, los, nelo, nerr, decision
 
 
 def sequential(params, obs):
@@ -217,10 +288,9 @@ def table_wdl(model, elo0, elo1, wins, draws, losses):
         llr = llr_bayesian(elo0, elo1, wins, draws, losses)
     s = (wins + draws / 2) / games
     var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / games
-    se = math.sqrt(var / games)
-    def nelo(x):
-        return (x - 0.5) / math.sqrt(var) * NELO_UNIT
-    return llr, nelo(s), (nelo(s + Z975 * se) - nelo(s - Z975 * se)) / 2
+    raw_score, _, elo, err, los = figures(wdl_weights(wins, draws, losses, 0), wdl_weights(wins, draws, losses, REG))
+    assert abs(raw_score - s) < 1e-15
+    return (llr, *nelo_from(s, var, games, 1), elo, err, los)
 
 
 def table_ptnml(model, elo0, elo1, ll, ld, wl, dd, wd, ww):
@@ -238,14 +308,22 @@ def table_ptnml(model, elo0, elo1, ll, ld, wl, dd, wd, ww):
             llr = llr_of(pdf, n, mle_normalized(pdf, t0), mle_normalized(pdf, t1))
         else:
             llr = llr_of(pdf, n, mle(pdf, score(elo0)), mle(pdf, score(elo1)))
+    if model == "bayesian":
+        # fastchess drops its pentanomial report for this model: EloWDL on the games' totals.
+        wins, draws, losses = 2 * ww + wd + wl, wd + 2 * dd + ld, 2 * ll + ld + wl
+        games = wins + draws + losses
+        s = (wins + draws / 2) / games
+        var = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / games
+        _, _, elo, err, los = figures(wdl_weights(wins, draws, losses, 0), wdl_weights(wins, draws, losses, REG))
+        return (llr, *nelo_from(s, var, games, 1), elo, err, los)
     pairs = ll + ld + wl + dd + wd + ww
     s = (ww + 0.75 * wd + 0.5 * (wl + dd) + 0.25 * ld) / pairs
     var = (ww * (1 - s) ** 2 + wd * (0.75 - s) ** 2 + (wl + dd) * (0.5 - s) ** 2 + ld * (0.25 - s) ** 2
            + ll * s ** 2) / pairs
-    se = math.sqrt(var / pairs)
-    def nelo(x):
-        return (x - 0.5) / math.sqrt(2 * var) * NELO_UNIT
-    return llr, nelo(s), (nelo(s + Z975 * se) - nelo(s - Z975 * se)) / 2
+    counts = (ll, ld, wl + dd, wd, ww)
+    _, _, elo, err, los = figures([(j / 4, c) for j, c in enumerate(counts)],
+                                  [(j / 4, c if c else REG) for j, c in enumerate(counts)])
+    return (llr, *nelo_from(s, var, pairs, 2), elo, err, los)
 
 
 def deal_sets(rng, count, comparisons, p_win, p_draw):
@@ -266,10 +344,13 @@ def deal_sets(rng, count, comparisons, p_win, p_draw):
 
 # fastchess's table: W/D/L and pentanomial counts, each under the three models.
 WDL_TABLE = [(30, 40, 30), (55, 20, 25), (10, 80, 10), (400, 180, 420), (7, 0, 3), (0, 5, 5), (1234, 2345, 1111),
-             (3, 1, 1), (90, 10, 100), (20000, 41000, 19500), (12, 1, 0)]
+             (3, 1, 1), (90, 10, 100), (20000, 41000, 19500), (12, 1, 0),
+             (25, 0, 0), (0, 30, 0), (0, 0, 9), (0, 4, 6), (1, 0, 1)]
 PTNML_TABLE = [(10, 30, 5, 45, 40, 15), (0, 5, 1, 9, 4, 1), (120, 600, 80, 1500, 680, 140), (3, 9, 0, 20, 15, 3),
                (1, 2, 3, 4, 5, 6), (50, 50, 50, 50, 50, 50), (0, 0, 2, 8, 12, 30), (900, 2100, 400, 3000, 2300, 1000),
-               (5, 1, 0, 0, 1, 5), (17, 44, 13, 61, 52, 21), (0, 3, 0, 10, 0, 0)]
+               (5, 1, 0, 0, 1, 5), (17, 44, 13, 61, 52, 21), (0, 3, 0, 10, 0, 0),
+               (0, 0, 0, 0, 0, 20), (0, 0, 0, 15, 0, 0), (0, 0, 7, 0, 0, 0), (9, 0, 0, 0, 0, 0),
+               (0, 0, 0, 0, 3, 11), (0, 0, 1, 0, 0, 1)]
 TABLE_BOUNDS = [(0, 5, 0.05, 0.05), (-1.75, 0.25, 0.05, 0.1), (0, 2, 0.05, 0.05), (-5, 5, 0.1, 0.1)]
 
 
@@ -303,17 +384,17 @@ def main():
         cases.append(((0, 5, 0.05, 0.05, model, 2), [(0, 2, 0)] * 50))
     for params, obs in cases:
         k, result = sequential(params, obs)
-        print("seq {} {} {} {} {} {}|{}|{} {!r} {!r} {!r} {!r} {!r} {!r} {!r} {!r} {}".format(
+        print("seq {} {} {} {} {} {}|{}|{} {!r} {!r} {!r} {!r} {!r} {!r} {!r} {!r} {!r} {}".format(
             *params, ",".join("{}/{}/{}".format(*o) for o in obs), k, *result))
     for i, counts in enumerate(WDL_TABLE):
         for model in models:
             bounds = TABLE_BOUNDS[i % len(TABLE_BOUNDS)]
-            print("wdl {} {} {} {} {}|{} {} {}|{!r} {!r} {!r}".format(
+            print("wdl {} {} {} {} {}|{} {} {}|{!r} {!r} {!r} {!r} {!r} {!r}".format(
                 *bounds, model, *counts, *table_wdl(model, bounds[0], bounds[1], *counts)))
     for i, counts in enumerate(PTNML_TABLE):
         for model in models:
             bounds = TABLE_BOUNDS[i % len(TABLE_BOUNDS)]
-            print("ptnml {} {} {} {} {}|{} {} {} {} {} {}|{!r} {!r} {!r}".format(
+            print("ptnml {} {} {} {} {}|{} {} {} {} {} {}|{!r} {!r} {!r} {!r} {!r} {!r}".format(
                 *bounds, model, *counts, *table_ptnml(model, bounds[0], bounds[1], *counts)))
 
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -84,9 +85,23 @@ TEST_CASE("--sprt strings: keys, defaults, ranges, one-line errors") {
     CHECK(error_of("elo1") == "--sprt wants KEY=VALUE words (elo0, elo1, alpha, beta, model), not 'elo1'");
     CHECK(error_of("elo1=five") == "--sprt: 'elo1' wants a number, not 'five'");
     CHECK(error_of("elo1=nan") == "--sprt: 'elo1' wants a number, not 'nan'");
-    CHECK(error_of("elo0=5 elo1=5") == "--sprt: elo0 (5) must be below elo1 (5)");
-    CHECK(error_of("alpha=0.5") == "--sprt: alpha must be above 0 and below 0.5, not 0.5");
-    CHECK(error_of("beta=0") == "--sprt: beta must be above 0 and below 0.5, not 0");
+    // fastchess's checks (SPRT::isValid), in its order and words: any alpha and beta in (0, 1)
+    // whose sum is below 1.
+    CHECK(error_of("elo0=5 elo1=5") == "--sprt: elo0 must be less than elo1, not elo0=5 elo1=5");
+    CHECK(error_of("elo0=5 elo1=2 alpha=7") == "--sprt: elo0 must be less than elo1, not elo0=5 elo1=2");
+    CHECK(error_of("alpha=1") == "--sprt: alpha must be a decimal number between 0 and 1, not 1");
+    CHECK(error_of("alpha=-0.1 beta=2") == "--sprt: alpha must be a decimal number between 0 and 1, not -0.1");
+    CHECK(error_of("beta=0") == "--sprt: beta must be a decimal number between 0 and 1, not 0");
+    CHECK(error_of("beta=1.5") == "--sprt: beta must be a decimal number between 0 and 1, not 1.5");
+    CHECK(error_of("alpha=0.5 beta=0.5") == "--sprt: sum of alpha and beta must be less than 1, not 0.5 + 0.5");
+    CHECK(error_of("alpha=0.9 beta=0.3") == "--sprt: sum of alpha and beta must be less than 1, not 0.9 + 0.3");
+    for (const char* fine : {"alpha=0.5", "beta=0.6", "alpha=0.3 beta=0.69", "alpha=0.01 beta=0.98"}) {
+        CAPTURE(fine);
+        CHECK(error_of(fine).empty());
+        const SprtParams q = parse_sprt(fine);
+        CHECK(q.lower_bound() < 0);  // alpha + beta < 1 keeps 0 between the bounds
+        CHECK(q.upper_bound() > 0);
+    }
     CHECK(error_of("elo1=2000") == "--sprt: elo0 and elo1 must be from -1000 to 1000, not 2000");
     CHECK(error_of("  ") == "--sprt wants KEY=VALUE words, e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized'");
     for (const char* bad : {"elo0=0 elo0=1", "elo1=five", "alpha=0.5"}) CHECK(error_of(bad).find('\n') == std::string::npos);
@@ -191,13 +206,17 @@ TEST_CASE("LLR, nElo, Elo, LOS and stop point equal an independent implementatio
             std::istringstream counts_text(line.substr(bar1 + 1, bar2 - bar1 - 1));
             std::vector<int> counts;
             for (int c = 0; counts_text >> c;) counts.push_back(c);
-            double llr = 0, nelo = 0, nelo_error = 0;
-            expect >> &llr >> &nelo >> &nelo_error;
+            double llr = 0, nelo = 0, nelo_error = 0, elo = 0, elo_error = 0, los = 0;
+            expect >> &llr >> &nelo >> &nelo_error >> &elo >> &elo_error >> &los;
             REQUIRE(expect);
             const SprtSummary s = evaluate_sprt(p, observations_of_counts(kind, counts), false);
             CHECK(equal_1e9(s.llr, llr));
             CHECK(equal_1e9(s.nelo, nelo));
             CHECK(equal_1e9(s.nelo_error, nelo_error));
+            CHECK(equal_1e9(s.elo, elo));
+            CHECK(equal_1e9(s.elo_error, elo_error));
+            CHECK(equal_1e9(s.los, los));
+            CHECK(s.wdl_figures == (model == "bayesian"));
             models_seen.insert(kind + " " + model);
             ++table;
             continue;
@@ -207,15 +226,16 @@ TEST_CASE("LLR, nElo, Elo, LOS and stop point equal an independent implementatio
         REQUIRE(head);
         const auto obs = parse_observations(line.substr(bar1 + 1, bar2 - bar1 - 1));
         int stop = 0;
-        double llr = 0, mean = 0, var = 0, elo = 0, err = 0, los = 0, nelo = 0, nelo_error = 0;
+        double llr = 0, mean = 0, var = 0, score = 0, elo = 0, err = 0, los = 0, nelo = 0, nelo_error = 0;
         std::string decision;
-        expect >> stop >> &llr >> &mean >> &var >> &elo >> &err >> &los >> &nelo >> &nelo_error >> decision;
+        expect >> stop >> &llr >> &mean >> &var >> &score >> &elo >> &err >> &los >> &nelo >> &nelo_error >> decision;
         REQUIRE(expect);
         const SprtSummary s = evaluate_sprt(p, obs);
         CHECK(sprt_stop_index(p, obs) == stop);
         CHECK(equal_1e9(s.llr, llr));
         CHECK(s.mean == doctest::Approx(mean).epsilon(1e-12));
         CHECK(equal_1e9(s.variance, var));
+        CHECK(equal_1e9(s.score, score));
         CHECK(equal_1e9(s.elo, elo));
         CHECK(equal_1e9(s.elo_error, err));
         CHECK(equal_1e9(s.los, los));
@@ -229,7 +249,9 @@ TEST_CASE("LLR, nElo, Elo, LOS and stop point equal an independent implementatio
         ++sequential;
     }
     CHECK(sequential >= 20);
-    CHECK(table >= 60);  // 11 W/D/L and 11 pentanomial count vectors, each under the three models
+    // 16 W/D/L and 17 pentanomial count vectors, each under the three models, all wins, all draws
+    // and all losses among them.
+    CHECK(table >= 99);
     CHECK(models_seen.size() == 6);
 }
 
@@ -276,6 +298,35 @@ TEST_CASE("the printed block") {
                      "two seats; model=normalized is for two-seat games\n") != std::string::npos);
     CHECK(multi.find("nElo") == std::string::npos);
     CHECK(evaluate_sprt(four, sets).model == SprtModel::logistic);
+    // Undecided: no closing line. Decided: fastchess's, with its [elo0, elo1].
+    CHECK(text.find("completed") == std::string::npos);
+    const SprtParams wide = parse_sprt("elo0=0 elo1=100 model=logistic");
+    const std::string decided = format_sprt(evaluate_sprt(wide, std::vector<SprtObservation>(60, {2, 0, 0})), wide,
+                                            "new", "old", "x");
+    CHECK(decided.find("[0.00, 100.00]\nSPRT ([0.00, 100.00]) completed - H1 was accepted\n") != std::string::npos);
+    const std::string lost = format_sprt(evaluate_sprt(wide, std::vector<SprtObservation>(60, {0, 2, 0})), wide, "new",
+                                         "old", "x");
+    CHECK(lost.ends_with("SPRT ([0.00, 100.00]) completed - H0 was accepted\n"));
+    CHECK(lost.find("H0 accepted") == std::string::npos);  // the LLR line is fastchess's, without a verdict
+    // The bayesian model: fastchess's W/D/L report. Elo, nElo and LOS of the 4-1-1 games, no
+    // distribution line. By hand: score 4.5/6 = 0.75, variance (4 (1/4)^2 + (1/4)^2 + (3/4)^2) / 6
+    // = 7/48, Elo -400 log10(1/3) = 190.85, nElo 0.25 / sqrt(7/48) * 800 / ln 10 = 227.45.
+    const SprtParams bayes = parse_sprt("elo0=0 elo1=5 model=bayesian");
+    const SprtSummary b = evaluate_sprt(bayes, obs, false);
+    CHECK(b.wdl_figures);
+    CHECK(b.score == doctest::Approx(0.75));
+    CHECK(b.elo == doctest::Approx(-400 * std::log10(1.0 / 3)).epsilon(1e-12));
+    CHECK(b.nelo == doctest::Approx(0.25 / std::sqrt(7.0 / 48) * 800 / std::log(10.0)).epsilon(1e-12));
+    const std::string wdl = format_sprt(b, bayes, "new", "old", "samurai");
+    CHECK(wdl.find("Elo: 190.85 +/- ") != std::string::npos);
+    CHECK(wdl.find("nElo: 227.45 +/- ") != std::string::npos);
+    CHECK(wdl.find("Ptnml") == std::string::npos);
+    CHECK(wdl.find("Pairwise: 4-1-1 (W-L-D)") != std::string::npos);
+    CHECK(wdl.find("SPRT: bayesian model (elo0, elo1 in BayesElo; the LLR and the figures above on the W-L-D totals)\n") !=
+          std::string::npos);
+    // The same results under the normalized model: pentanomial figures (3 pairs: 1, 0.5, 0.75).
+    CHECK(evaluate_sprt(p, obs, false).score == doctest::Approx(0.75));
+    CHECK(evaluate_sprt(p, obs, false).elo_error != doctest::Approx(b.elo_error));
     // A sweep has no spread: nElo is undefined, not a number made up.
     CHECK(format_sprt(evaluate_sprt(p, {{2, 0, 0}, {2, 0, 0}}), p, "a", "b", "x").find("nElo: n/a") != std::string::npos);
 }
@@ -297,8 +348,41 @@ TEST_CASE("the least sweep that reaches each bound") {
         // Past the cap: nothing.
         CHECK_FALSE(sprt_reach(p, 2, *r.upper - 1).upper);
     }
-    // The bayesian model needs a win and a loss: a sweep never decides.
-    const SprtReach b = sprt_reach(parse_sprt("model=bayesian"), 2, 1000);
-    CHECK_FALSE(b.upper);
-    CHECK_FALSE(b.lower);
+    // The bayesian model needs a win and a loss (its LLR is 0 before, as fastchess's): its
+    // extremes are all games won but one, lost (and the other way round). On single games with
+    // [0, 5] that is 209 games for H1 and 206 for H0 (sprt_reference.py's fastchess formulas
+    // give LLR 2.9573 at 208 wins and a loss, 2.9431 at 207 and a loss, against 2.9444; -2.9571
+    // at a win and 205 losses, -2.9426 at a win and 204).
+    const SprtParams bayes = parse_sprt("model=bayesian");
+    const SprtReach single = sprt_reach(bayes, 1, 100000);
+    CHECK(single.all_but_one);
+    CHECK(single.upper == 209);
+    CHECK(single.lower == 206);
+    const auto totals = [](int wins, int draws, int losses) {
+        std::vector<SprtObservation> out(static_cast<std::size_t>(wins), SprtObservation{1, 0, 0});
+        out.insert(out.end(), static_cast<std::size_t>(draws), SprtObservation{0, 0, 1});
+        out.insert(out.end(), static_cast<std::size_t>(losses), SprtObservation{0, 1, 0});
+        return out;
+    };
+    CHECK(evaluate_sprt(bayes, totals(208, 0, 1), false).llr == doctest::Approx(2.957341660144606).epsilon(1e-9));
+    CHECK(evaluate_sprt(bayes, totals(1, 0, 205), false).llr == doctest::Approx(-2.9571412821561505).epsilon(1e-9));
+    // No W/D/L totals of one game fewer reach that bound.
+    for (const auto& [games, wanted] : {std::pair{208, SprtDecision::accept_h1}, std::pair{205, SprtDecision::accept_h0}})
+        for (int wins = 1; wins < games; ++wins)
+            for (int losses = 1; wins + losses <= games; ++losses) {
+                CAPTURE(wins);
+                CAPTURE(losses);
+                CHECK(evaluate_sprt(bayes, totals(wins, games - wins - losses, losses), false).decision != wanted);
+            }
+    // Deal sets of two games: whole sets, the last one split.
+    const SprtReach pairs = sprt_reach(bayes, 2, 100000);
+    CHECK(pairs.upper == 105);
+    CHECK(pairs.lower == 103);
+    CHECK(reach_text(pairs, 2, 100000) ==
+          "winning all games but one accepts H1 after 210 games at the least, losing all games but one H0 after 206 games");
+    CHECK(reach_text(sprt_reach(parse_sprt("model=logistic"), 2, 100000), 2, 100000).rfind("winning every game accepts", 0) == 0);
+    // More than two seats: the logistic test on deal sets, whose sweeps decide.
+    SprtParams four = bayes;
+    four.seats = 4;
+    CHECK_FALSE(sprt_reach(four, 16, 1000).all_but_one);
 }

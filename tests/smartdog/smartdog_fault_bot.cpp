@@ -4,6 +4,10 @@
 //   --no-join        connects, never says anything
 //   --not-join       says `hello` instead of `join`
 //   --join-twice     joins, then sends `join` again every turn (and plays nothing)
+//   --join-twice-at-once  sends `join` twice in one write, then plays `end` every turn
+//   --join-again-soon     joins, sends `join` again in a second write right after, then plays
+//                    `end` every turn (the second arrives before or with the first turn's reply)
+//   --join-after-end  joins; on turn 1 sends `end` and `join` again in one write, then plays `end`
 //   --second-connection  joins, then connects a second time and joins there too; it plays on
 //                    (sending `end`) only if that connection is refused, closed or answered `error`
 //   --junk           answers every turn with junk lines, then `end`
@@ -41,7 +45,10 @@ int main(int argc, char** argv) {
         ::sleep(60);
         return 0;
     }
-    send_all(fd, mode == "--not-join" ? "hello\n" : "join faulty\n");
+    send_all(fd, mode == "--not-join"             ? "hello\n"
+                 : mode == "--join-twice-at-once" ? "join faulty\njoin faulty\n"
+                                                  : "join faulty\n");
+    if (mode == "--join-again-soon") send_all(fd, "join faulty\n");
     if (mode == "--second-connection") {
         const int second = connect_to(host, port);
         if (second >= 0) {
@@ -77,6 +84,8 @@ int main(int argc, char** argv) {
         ++turn;
         if (mode == "--join-twice") {
             send_all(fd, "join faulty\nend\n");
+        } else if (mode == "--join-after-end" && turn == 1) {
+            send_all(fd, "end\njoin faulty\n");
         } else if (mode == "--after-end" && turn == at_turn) {
             send_all(fd, "end\ndo " + dog + " bark\nend\n");
         } else if (mode == "--after-end" && turn == at_turn + 1) {

@@ -130,6 +130,39 @@ TEST_CASE("smartdog processes: every fault is adjudicated and the others play on
     }
 }
 
+TEST_CASE("smartdog processes: a second `join` gets `error Already joined` wherever it arrives, and the game goes on") {
+    // Two joins in one write (the second waits in the connection's buffer past the join round),
+    // a second write right after the first join, and a join after the first turn's `end` in the
+    // same write: none of them is dropped as a line after `end`.
+    for (const std::string flags : {"--join-twice-at-once", "--join-again-soon", "--join-after-end"}) {
+        CAPTURE(flags);
+        Match m("join-again-" + flags.substr(2), "simple-1", {herder(), fault(flags)},
+                {{"turns", "12"}, {"turn-ms", "2000"}});
+        const MatchRecord record = m.run();
+        CHECK(record.turns == 12);
+        REQUIRE(record.participants.size() == 2);
+        CHECK(record.participants[1].status == SeatStatus::ok);
+        CHECK(record.participants[1].score != -10);
+        CHECK(record.participants[1].detail.find("ignored") == std::string::npos);
+        const std::string wire = slurp(m.request.replay_path);
+        const auto first = wire.find("P2 > join faulty\n");
+        REQUIRE(first != std::string::npos);
+        const auto second = wire.find("P2 > join faulty\n", first + 1);
+        REQUIRE(second != std::string::npos);
+        const auto error = wire.find("P2 < error Already joined\n");
+        REQUIRE(error != std::string::npos);
+        CHECK(error > second);
+        CHECK(wire.find("P2 < error Already joined\n", error + 1) == std::string::npos);  // once
+        CHECK(wire.find("after its `end` ignored") == std::string::npos);
+        // Answered with the state of the turn after the one whose request found it waiting.
+        CHECK(error < wire.find(flags == "--join-after-end" ? "P2 < state  \"turn\":3\n" : "P2 < state  \"turn\":2\n"));
+        CHECK(wire.find("P2 < finished") != std::string::npos);
+        const VerifyOutcome v = verify_transcript(m.request.replay_path);
+        CHECK_MESSAGE(v.ok, v.first_difference);
+        CHECK(v.steps == 12);
+    }
+}
+
 TEST_CASE("smartdog processes: lines after a turn's `end` are ignored with a warning and never shift later turns") {
     for (const std::string sandbox : {"auto", "none"}) {
         CAPTURE(sandbox);
