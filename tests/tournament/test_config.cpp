@@ -155,7 +155,7 @@ TEST_CASE("ladder.sprt: an SPRT string, checked as --sprt is") {
     CHECK(c.ladder.sprt->beta == 0.05);
     CHECK_FALSE(parse_tournament_config("{\"ladder\": {\"max_matches\": 10}}", "t.json").ladder.sprt);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": \"elo0=3 elo1=1\"}}", "t.json"),
-                         "t.json:1: 'ladder.sprt': elo0 (3) must be below elo1 (1)", arb::UserError);
+                         "t.json:1: 'ladder.sprt': elo0 must be less than elo1, not elo0=3 elo1=1", arb::UserError);
     CHECK_THROWS_WITH_AS(parse_tournament_config("{\"ladder\": {\"sprt\": \"elo1\"}}", "t.json"),
                          "t.json:1: 'ladder.sprt' wants KEY=VALUE words (elo0, elo1, alpha, beta, model), not 'elo1'",
                          arb::UserError);
