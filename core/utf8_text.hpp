@@ -15,5 +15,7 @@ std::string valid_utf8(std::string_view text);
 // UTF-8, among them ESC and CSI) written as "\xHH" / "\u00HH", so that what a bot printed cannot
 // retitle, recolour or rewrite the terminal of whoever reads the arbiter's output.
 std::string terminal_text(std::string_view text);
+// Text for an HTML page, element content or a quoted attribute: & < > " ' as entities.
+std::string html_escape(std::string_view text);
 
 }  // namespace arb

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/utf8_text.hpp"
 #include "arbiter/diff/diff.hpp"
 #include "core/seat.hpp"
 
@@ -112,20 +113,6 @@ std::string shell_path(const std::filesystem::path& path) {
     return quoted + "'";
 }
 
-std::string html_text(const std::string& text) {
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 }  // namespace
 
@@ -246,8 +233,8 @@ window.addEventListener('message', function (e) {{
 </script>
 </body></html>
 )",
-                       fmt::arg("title", html_text(title)), fmt::arg("old", html_text(old_page)),
-                       fmt::arg("new", html_text(new_page)), fmt::arg("hash", hash));
+                       fmt::arg("title", html_escape(title)), fmt::arg("old", html_escape(old_page)),
+                       fmt::arg("new", html_escape(new_page)), fmt::arg("hash", hash));
 }
 
 }  // namespace arb::diff

@@ -15,6 +15,7 @@
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/bootstrap.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb::report {
 namespace {
@@ -122,20 +123,7 @@ for (const g of REPORT.games) {
 
 }  // namespace
 
-std::string escape_html(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
+std::string escape_html(const std::string& text) { return html_escape(text); }
 
 namespace {
 

@@ -3,25 +3,12 @@
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
+#include "core/utf8_text.hpp"
 #include "rules/registry.hpp"
 
 namespace arb::view {
 
-std::string html_escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '&': out += "&amp;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
+std::string html_escape(std::string_view text) { return arb::html_escape(text); }
 
 std::string script_safe_json(const nlohmann::json& value) {
     // Invalid UTF-8 from a bot's reply is replaced rather than refused: the page still shows it.
