@@ -39,7 +39,7 @@
 // Phi((mean - 1/2) / standard error). Where that figure is infinite or undefined (fastchess
 // prints inf or nan: every result one way, an interval past a score of 0 or 1, no spread at a
 // mean of 1/2), Elo, its half-width and the LOS are those of the regularised observations instead
-// (scores clamped into [1e-3, 1 - 1e-3]); nElo is then undefined (NaN, printed n/a).
+// (scores clamped into [1e-3, 1 - 1e-3]); nElo without spread is undefined (NaN, printed n/a).
 #include <optional>
 #include <string>
 #include <vector>
