@@ -3,6 +3,7 @@
 // them together; the work lives in the files named beside each function.
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@ inline CLI::Validator unsigned_integer() {
         },
         "", "unsigned");
 }
+
+// A new folder arbiter-out/NAME-TIME (UTC; -2, -3, ... when taken), so that a run never writes
+// into one an earlier run wrote. Not made yet.
+std::filesystem::path new_run_folder(const std::string& name);
 
 // --set KEY=VALUE arguments as given; UserError for one without '='.
 std::map<std::string, std::string> given_sets(const std::vector<std::string>& sets);

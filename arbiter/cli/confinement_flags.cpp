@@ -1,5 +1,7 @@
-// The flags every command that starts bots shares: confinement, and the game options of --set.
+// What every command that starts bots shares: confinement flags, the game options of --set, the
+// folder of a new run.
 #include <algorithm>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -40,6 +42,18 @@ void apply_confinement(const ConfinementArgs& args, Limits& limits) {
     for (const auto& name : args.allow_syscalls)
         if (std::find(limits.allow_syscalls.begin(), limits.allow_syscalls.end(), name) == limits.allow_syscalls.end())
             limits.allow_syscalls.push_back(name);
+}
+
+std::filesystem::path new_run_folder(const std::string& name) {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+    const std::filesystem::path base = std::filesystem::path("arbiter-out") / fmt::format("{}-{}", name, stamp);
+    std::filesystem::path folder = base;
+    for (int n = 2; std::filesystem::exists(folder); ++n) folder = base.string() + "-" + std::to_string(n);
+    return folder;
 }
 
 std::map<std::string, std::string> given_sets(const std::vector<std::string>& sets) {

@@ -46,15 +46,7 @@ struct DiffArgs {
 // --out, else a new arbiter-out/diff-GAME-TIME/ (UTC), never one an earlier run wrote.
 fs::path out_folder(const DiffArgs& args, const std::string& game) {
     if (!args.out.empty()) return fs::absolute(args.out);
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-    const fs::path base = fs::path("arbiter-out") / fmt::format("diff-{}-{}", game, stamp);
-    fs::path folder = base;
-    for (int n = 2; fs::exists(folder); ++n) folder = base.string() + "-" + std::to_string(n);
-    return fs::absolute(folder);
+    return fs::absolute(new_run_folder("diff-" + game));
 }
 
 // A ladder's two versions on its own matches; OLD and NEW, if given, are registered names.

@@ -92,14 +92,7 @@ std::filesystem::path match_folder(const GameDescriptor& game, const PlayArgs& a
         ensure_folder(args.out_dir, "--out");
         return args.out_dir;
     }
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-    const fs::path base = fs::path("arbiter-out") / fmt::format("{}-seed{}-{}", game.name, args.seed, stamp);
-    fs::path folder = base;
-    for (int n = 2; fs::exists(folder); ++n) folder = base.string() + "-" + std::to_string(n);
+    const fs::path folder = new_run_folder(fmt::format("{}-seed{}", game.name, args.seed));
     ensure_folder(folder, "--out");
     return folder;
 }

@@ -28,19 +28,6 @@ std::size_t participants_of(const MatchSteps& m) {
     return n;
 }
 
-// The "# seat LABEL: bot NAME: COMMAND" header's label and bot.
-bool seat_header(std::string_view line, TranscriptSteps& out) {
-    constexpr std::string_view kHeader = "# seat ";
-    if (!line.starts_with(kHeader)) return false;
-    line.remove_prefix(kHeader.size());
-    const std::size_t colon = line.find(": bot ");
-    if (colon == std::string_view::npos) return false;
-    std::string_view bot = line.substr(colon + 6);
-    out.labels.emplace_back(line.substr(0, colon));
-    out.bots.emplace_back(bot.substr(0, bot.find(": ")));
-    return true;
-}
-
 }  // namespace
 
 FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& new_steps) {
@@ -65,41 +52,7 @@ FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& 
 }
 
 MatchSteps exchanges_by_participant(const std::filesystem::path& transcript, const MatchRecord& record) {
-    std::ifstream in(transcript, std::ios::binary);
-    if (!in) throw UserError(transcript.string() + ": cannot read the transcript");
-    TranscriptSteps out;
-    std::vector<int> exchange;   // by seat: its current request's number
-    std::vector<char> previous;  // by seat: the direction of its last '>' or '<' line
-    for (std::string text; std::getline(in, text);) {
-        const std::string_view line = text;
-        if (seat_header(line, out)) {
-            exchange.push_back(0);
-            previous.push_back(0);
-            continue;
-        }
-        if (line.empty() || line.starts_with("#")) continue;
-        // "%10.6f LABEL D TEXT"; the referee's lines ("%10.6f # ...") are not an exchange.
-        const std::size_t start = line.find_first_not_of(' ');
-        const std::size_t after_time = start == std::string_view::npos ? start : line.find(' ', start);
-        if (after_time == std::string_view::npos) continue;
-        const std::string_view rest = line.substr(after_time + 1);
-        const std::size_t space = rest.find(' ');
-        if (rest.starts_with("# ") || space == std::string_view::npos || space + 2 > rest.size()) continue;
-        const int seat = out.seat_of(std::string(rest.substr(0, space)));
-        if (seat < 0) continue;
-        const auto s = static_cast<std::size_t>(seat);
-        const char direction = rest[space + 1];
-        const std::string body(rest.substr(std::min(rest.size(), space + 3)));
-        if (direction == '>' && previous[s] != '>') ++exchange[s];
-        if (direction == '>' || direction == '<') previous[s] = direction;
-        StepIo& io = out.steps[exchange[s]];
-        io.seats.resize(out.labels.size());
-        if (direction == '>') io.seats[s].sent.push_back(body);
-        else if (direction == '<') io.seats[s].reply.push_back(body);
-        else if (direction == '!') io.seats[s].printed.push_back(body);
-    }
-    for (auto& [n, io] : out.steps) io.seats.resize(out.labels.size());
-    MatchSteps steps = steps_by_participant(out, record);
+    MatchSteps steps = steps_by_participant(read_transcript_steps(transcript, StepNumbering::exchanges), record);
     steps.marked = false;
     return steps;
 }

@@ -16,7 +16,7 @@ constexpr std::string_view kCharged = "charged ";
 
 class StepReader {
 public:
-    explicit StepReader(const std::filesystem::path& path) : path_(path) {}
+    StepReader(const std::filesystem::path& path, StepNumbering numbering) : path_(path), numbering_(numbering) {}
 
     void line(std::string_view text, std::size_t number) {
         number_ = number;
@@ -29,7 +29,10 @@ public:
         event(text.substr(after_time + 1));
     }
 
-    TranscriptSteps done() { return std::move(steps_); }
+    TranscriptSteps done() {
+        for (auto& [step, io] : steps_.steps) io.seats.resize(steps_.labels.size());
+        return std::move(steps_);
+    }
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
@@ -44,12 +47,15 @@ private:
         bot = bot.substr(0, bot.find(": "));
         steps_.labels.emplace_back(rest.substr(0, colon));
         steps_.bots.emplace_back(bot);
+        exchange_.push_back(0);
+        previous_.push_back(0);
     }
 
     void event(std::string_view rest) {
-        if (rest.starts_with(kStepMark)) return mark(rest.substr(kStepMark.size()));
+        const bool by_exchange = numbering_ == StepNumbering::exchanges;
+        if (rest.starts_with(kStepMark)) return by_exchange ? void() : mark(rest.substr(kStepMark.size()));
         if (rest.starts_with("# ")) {
-            current().notes.emplace_back(rest.substr(2));
+            if (!by_exchange) current().notes.emplace_back(rest.substr(2));
             return;
         }
         const std::size_t space = rest.find(' ');
@@ -57,7 +63,14 @@ private:
         const int seat = seat_index(rest.substr(0, space));
         const char direction = rest[space + 1];
         std::string_view text = rest.substr(std::min(rest.size(), space + 3));
-        SeatStepIo& io = current().seats[static_cast<std::size_t>(seat)];
+        const auto s = static_cast<std::size_t>(seat);
+        if (numbering_ == StepNumbering::exchanges) {
+            // A request opens the seat's next exchange; its lines run on until the reply.
+            if (direction == '>' && previous_[s] != '>') ++exchange_[s];
+            if (direction == '>' || direction == '<') previous_[s] = direction;
+            step_ = exchange_[s];
+        }
+        SeatStepIo& io = current().seats[s];
         switch (direction) {
             case '>': io.sent.emplace_back(text); break;
             case '<': io.reply.emplace_back(text); break;
@@ -101,6 +114,9 @@ private:
     }
 
     const std::filesystem::path& path_;
+    StepNumbering numbering_;
+    std::vector<int> exchange_;   // by seat, exchanges: its current request's number
+    std::vector<char> previous_;  // by seat, exchanges: the direction of its last '>' or '<' line
     TranscriptSteps steps_;
     int step_ = -1;
     std::size_t number_ = 0;
@@ -114,7 +130,7 @@ int TranscriptSteps::seat_of(const std::string& label) const {
     return -1;
 }
 
-TranscriptSteps read_transcript_steps(const std::filesystem::path& path) {
+TranscriptSteps read_transcript_steps(const std::filesystem::path& path, StepNumbering numbering) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) throw UserError(path.string() + ": cannot read the transcript: " + ec.message());
@@ -123,7 +139,7 @@ TranscriptSteps read_transcript_steps(const std::filesystem::path& path) {
                         std::to_string(kMaxTranscriptBytes) + "-byte limit");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UserError(path.string() + ": cannot read the transcript");
-    StepReader reader(path);
+    StepReader reader(path, numbering);
     std::size_t number = 0;
     for (std::string line; std::getline(in, line);) reader.line(line, ++number);
     return reader.done();

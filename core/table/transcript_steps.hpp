@@ -38,8 +38,13 @@ struct TranscriptSteps {
 
 inline constexpr std::size_t kMaxTranscriptBytes = std::size_t{1} << 30;
 
+// How steps are numbered: by the referee's marks, or by exchange (seat s's n-th request, n from
+// 1, and the reply to it are its step n; step 0 is what it said before its first request), for
+// a transcript whose referee marked none. By exchange, `marked` stays false and notes are not kept.
+enum class StepNumbering { marks, exchanges };
+
 // Throws UserError naming the file and the line for a file that is not a transcript, or one over
 // kMaxTranscriptBytes.
-TranscriptSteps read_transcript_steps(const std::filesystem::path& path);
+TranscriptSteps read_transcript_steps(const std::filesystem::path& path, StepNumbering numbering = StepNumbering::marks);
 
 }  // namespace arb

@@ -25,6 +25,16 @@ def page_data(path):
     return json.loads(m.group(1).replace("<\\/", "</"))
 
 
+def smartdog_turns(replay):
+    """The turns of the states sent, in order, one per turn (the viewer's frames)."""
+    turns = []
+    for line in replay["lines"]:
+        m = re.match(r'^P\d+ < state\s+"turn":(\d+)', line)
+        if m and (not turns or turns[-1] != int(m.group(1))):
+            turns.append(int(m.group(1)))
+    return turns
+
+
 def frames_of(game, replay):
     if game == "ants":
         return replay["game_length"] + 2
@@ -36,12 +46,7 @@ def frames_of(game, replay):
     if game == "samurai":
         return sum(len(g["states"]) for g in replay["games"])
     if game == "smartdog":
-        turns = []
-        for line in replay["lines"]:
-            m = re.match(r'^P\d+ < state\s+"turn":(\d+)', line)
-            if m and (not turns or turns[-1] != int(m.group(1))):
-                turns.append(int(m.group(1)))
-        return max(len(turns), 1) + 1
+        return max(len(smartdog_turns(replay)), 1) + 1
     if game == "koehandel":
         return len(replay["turns"])
     raise ValueError(game)
@@ -125,12 +130,7 @@ def known_exchange(game, steps, replay):
         return [] if any(replies(steps, first + 1, s) for s in range(2)) else [f"no plans under step {first + 1}"]
     if game == "smartdog":
         # The viewer's frame 3 is the fourth state sent (turns count from 1 on the wire).
-        turns = []
-        for line in replay["lines"]:
-            m = re.match(r'^P\d+ < state\s+"turn":(\d+)', line)
-            if m and (not turns or turns[-1] != int(m.group(1))):
-                turns.append(int(m.group(1)))
-        want = f'"turn":{turns[3]}'
+        want = f'"turn":{smartdog_turns(replay)[3]}'
         return [] if any(x.startswith("state") and x.endswith(want) for x in sent(steps, 3, 0)) else [
             f"the state of frame 3 ({want}) is not under step 3"]
     if game == "koehandel":
