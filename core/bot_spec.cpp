@@ -5,7 +5,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 #include "core/did_you_mean.hpp"
@@ -149,6 +151,21 @@ bool is_executable_beneath(const std::filesystem::path& folder, const std::files
     return program.valid() && ::fstat(program.get(), &st) == 0 && S_ISREG(st.st_mode) &&
            ::syscall(SYS_faccessat2, program.get(), "", X_OK, AT_EMPTY_PATH) == 0;
 }
+
+// Why a program cannot be run, from lstat alone: what a bot left in its folder is never opened
+// to find out.
+std::string not_runnable_reason(const std::filesystem::path& program) {
+    struct stat st {};
+    if (::lstat(program.c_str(), &st) != 0) {
+        const int error = errno;
+        std::error_code ec;
+        if (error == ENOENT && !std::filesystem::is_directory(program.parent_path(), ec)) return "no such folder";
+        return std::strerror(error) + (error == ENOENT ? did_you_mean_file(program) : std::string());
+    }
+    if (S_ISDIR(st.st_mode)) return "it is a folder";
+    if (!S_ISREG(st.st_mode)) return "not a regular file";
+    return "not executable (chmod +x?)";
+}
 }  // namespace
 
 std::optional<std::filesystem::path> find_in_path(const std::string& program) {
@@ -181,13 +198,15 @@ std::filesystem::path resolve_executable(const BotSpec& bot) {
                 throw UserError("bot '" + bot.name + "': its program '" + full.string() +
                                 "' is a link leading out of its folder, which the arbiter does not follow (a bot may have "
                                 "left it there); name the program's own path in cmd=");
-            throw UserError("bot '" + bot.name + "': executable '" + p.string() + "' not found or not executable");
+            throw UserError("bot '" + bot.name + "': cannot run '" + full.filename().string() + "' in " +
+                            full.parent_path().string() + ": " + not_runnable_reason(full));
         }
         // Absolute: a confined bot starts in a view whose working folder is not the arbiter's.
         return std::filesystem::absolute(p);
     }
     if (auto found = find_in_path(program)) return *found;
-    throw UserError("bot '" + bot.name + "': executable '" + program + "' not found in PATH");
+    throw UserError("bot '" + bot.name + "': no program '" + program + "' in any folder of $PATH; give its path, e.g. cmd=./" +
+                    program);
 }
 
 void check_bots(const std::vector<BotSpec>& bots) {

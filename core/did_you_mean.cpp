@@ -1,6 +1,12 @@
 #include "core/did_you_mean.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "core/unique_fd.hpp"
 
 namespace arb {
 
@@ -41,6 +47,27 @@ std::string closest_name(std::string_view word, const std::vector<std::string>& 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
     const std::string best = closest_name(word, candidates);
     return best.empty() ? std::string() : " (did you mean '" + best + "'?)";
+}
+
+std::string did_you_mean_file(const std::filesystem::path& path) {
+    std::error_code ec;
+    std::vector<std::string> names;
+    std::filesystem::directory_iterator it(path.parent_path().empty() ? "." : path.parent_path(), ec);
+    for (std::size_t seen = 0; !ec && it != std::filesystem::directory_iterator() && seen < 10000; it.increment(ec), ++seen)
+        names.push_back(it->path().filename().string());
+    return did_you_mean(path.filename().string(), names);
+}
+
+std::string unreadable_reason(const std::filesystem::path& path) {
+    // O_NONBLOCK: a FIFO put where a file is expected must not hold the caller.
+    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    const int error = errno;
+    std::error_code ec;
+    if (fd.valid()) return std::filesystem::is_directory(path, ec) ? "it is a folder" : "";
+    if (error != ENOENT) return std::strerror(error);
+    const std::filesystem::path folder = path.parent_path();
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) return "no folder " + folder.string();
+    return std::strerror(error) + did_you_mean_file(path);
 }
 
 }  // namespace arb

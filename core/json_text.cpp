@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 
 namespace arb {
@@ -25,7 +26,7 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& source)
 
 std::string read_text_file(const std::filesystem::path& path, std::size_t max_bytes) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError(fmt::format("{}: cannot read", path.string()));
+    if (!in) throw UserError(fmt::format("{}: cannot read: {}", path.string(), unreadable_reason(path)));
     std::string text;
     char buffer[1 << 16];
     while (text.size() <= max_bytes && in.read(buffer, sizeof buffer).gcount() > 0)

@@ -261,7 +261,7 @@ void add_cluster_commands(CLI::App& app) {
     auto r_args = std::make_shared<RunJobArgs>();
     auto* r = app.add_subcommand("run-job", "Play one match job on this machine and write its result (no database)");
     r->footer("Example:\n  arbiter run-job jobs/job-r0-g0-s0.json --out results/job-r0-g0-s0.result.json --logs logs/r0-g0-s0");
-    r->add_option("job", r_args->job, "Job file written by arbiter plan")->required()->check(CLI::ExistingFile);
+    r->add_option("job", r_args->job, "Job file written by arbiter plan")->required()->check(existing_input());
     r->add_option("--out", r_args->out, "Result file to write (JSON)")->required();
     r->add_option("--logs", r_args->logs,
                   "The match's folder: record.json, the game's replay, transcript.txt and logs/ with the bots' "

@@ -109,21 +109,35 @@ private:
 // flag, the command it was given to, and the closest flag that command has.
 bool explain_unknown_flag(const CLI::App& app) {
     std::string path;
-    const CLI::App* command = reached_command(app, path);
-    for (const std::string& word : command->remaining()) {
-        if (word.rfind("--", 0) != 0) continue;
-        const std::string flag = word.substr(2, word.find('=') - 2);
-        std::vector<std::string> names;
-        for (const CLI::Option* opt : command->get_options()) {
-            if (opt->get_group().empty()) continue;  // earlier spellings are not suggested
-            for (const std::string& n : opt->get_lnames()) names.push_back(n);
+    for (const CLI::App* command = &app; command != nullptr;) {
+        for (const std::string& word : command->remaining()) {
+            if (word.rfind("--", 0) != 0) continue;
+            const std::string flag = word.substr(2, word.find('=') - 2);
+            std::vector<std::string> names;
+            for (const CLI::Option* opt : command->get_options()) {
+                if (opt->get_group().empty()) continue;  // earlier spellings are not suggested
+                for (const std::string& n : opt->get_lnames()) names.push_back(n);
+            }
+            std::string hint = arb::closest_name(flag, names);
+            std::fprintf(stderr, "arbiter%s: unknown option '--%s'%s (see arbiter%s --help)\n", path.c_str(),
+                         flag.c_str(), hint.empty() ? "" : (" (did you mean '--" + hint + "'?)").c_str(), path.c_str());
+            return true;
         }
-        std::string hint = arb::closest_name(flag, names);
-        std::fprintf(stderr, "arbiter%s: unknown option '--%s'%s (see arbiter%s --help)\n", path.c_str(),
-                     flag.c_str(), hint.empty() ? "" : (" (did you mean '--" + hint + "'?)").c_str(), path.c_str());
-        return true;
+        const auto subs = command->get_subcommands();
+        command = subs.empty() ? nullptr : subs.front();
+        if (command != nullptr) path += " " + command->get_name();
     }
     return false;
+}
+
+// Any other parse error in the one-line form of every arbiter error, naming the command; help
+// and --version (exit 0) print as CLI11 prints them.
+int report_parse_error(const CLI::App& app, const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string path;
+    reached_command(app, path);
+    std::fprintf(stderr, "arbiter%s: %s (see arbiter%s --help)\n", path.c_str(), e.what(), path.c_str());
+    return arb::kUsageExitCode;
 }
 
 // A KEY=VALUE word of an SPRT string: no blank in it (a bot spec "name=a cmd=..." has one).
@@ -196,13 +210,12 @@ int arb::cli::run_command_line(int argc, char** argv) {
     } catch (const CLI::ExtrasError& e) {
         if (explain_unknown_command(app) || explain_unknown_game(app) || explain_unknown_flag(app))
             return arb::kUsageExitCode;
-        return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
+        return report_parse_error(app, e);
     } catch (const CLI::RequiredError& e) {
         if (explain_unknown_command(app) || explain_unknown_game(app)) return arb::kUsageExitCode;
-        return app.exit(e) == 0 ? 0 : arb::kUsageExitCode;
+        return report_parse_error(app, e);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : arb::kUsageExitCode;
+        return report_parse_error(app, e);
     } catch (const arb::cli::ExitStatus& e) {
         return e.code;
     } catch (const arb::UserError& e) {

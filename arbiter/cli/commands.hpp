@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/did_you_mean.hpp"
 #include "core/table/process_table.hpp"
 #include "rules/registry.hpp"
 
@@ -31,6 +32,19 @@ inline CLI::Validator unsigned_integer() {
                        : std::string();
         },
         "", "unsigned");
+}
+
+// An existing file (or, with `folder_too`, a folder) to read: else "no such file X: the reason
+// (did you mean 'Y'?)", in place of CLI11's check, which names neither.
+inline CLI::Validator existing_input(bool folder_too = false) {
+    return CLI::Validator(
+        [folder_too](std::string& text) -> std::string {
+            std::error_code ec;
+            if (folder_too && std::filesystem::is_directory(text, ec)) return "";
+            const std::string reason = unreadable_reason(text);
+            return reason.empty() ? "" : "cannot read " + text + ": " + reason;
+        },
+        folder_too ? "PATH" : "FILE", "existing input");
 }
 
 // A new folder arbiter-out/NAME-TIME (UTC; -2, -3, ... when taken), so that a run never writes

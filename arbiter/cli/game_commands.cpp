@@ -242,7 +242,7 @@ void add_game_commands(CLI::App& app) {
         // A game's record may be a folder of player logs.
         sub->add_option("file", *path, game.viewer.replay_is_folder ? "The recorded game's folder" : "The recorded game")
             ->required()
-            ->check(game.viewer.replay_is_folder ? CLI::Validator(CLI::ExistingPath) : CLI::Validator(CLI::ExistingFile));
+            ->check(existing_input(game.viewer.replay_is_folder));
         sub->footer("Example:\n  arbiter verify " + game.name + " " + game.viewer.example_replay);
         sub->callback([&game, path] {
             const VerifyOutcome outcome = game.verify(*path);

@@ -122,6 +122,7 @@ struct ShowArgs {
     std::string db;
     std::string key;
     std::string tournament;
+    std::string format = "text";
     bool json = false;
     std::optional<int> seat, step;
 };
@@ -269,10 +270,16 @@ void add_match_commands(CLI::App& app) {
         sub->add_option("--step", a->step,
                         "Only this step, numbered as the viewer numbers its frames (#frame=K): every bot's exchange there")
             ->check(CLI::NonNegativeNumber);
-        sub->add_flag("--json", a->json, "Print JSON (the record and the paths of its files; with --seat/--step the exchanges)");
+        // --format is the output flag of every command; --json, the earlier spelling, still works.
+        sub->add_option("--format", a->format, "text, or json: the record and the paths of its files (with --seat/--step the exchanges)")
+            ->check(CLI::IsMember({"text", "json"}));
+        sub->add_flag("--json", a->json, "Print JSON")->group("");
         sub->footer("Examples:\n  arbiter show arbiter-out/GAME-seed1-20261128-170145 --seat 0 --step 12\n"
                     "  arbiter show --db results.sqlite spring/r0/g1/s2");
-        sub->callback([a] { run_show(*a); });
+        sub->callback([a] {
+            if (a->format == "json") a->json = true;
+            run_show(*a);
+        });
     }
 }
 

@@ -61,7 +61,7 @@ struct ModelArgs {
 void add_source_options(CLI::App* sub, SourceArgs& a) {
     auto* db = sub->add_option("--db", a.db_path, "Results store (SQLite file written by arbiter)");
     auto* pgn = sub->add_option("--pgn", a.pgn_paths, "PGN file(s); only White, Black and Result tags are read")
-                    ->check(CLI::ExistingFile);
+                    ->check(existing_input());
     db->excludes(pgn);
     sub->add_option("--game", a.game, "Only matches of this game (--db)");
     sub->add_option("--since", a.since, "Only matches started at or after this UTC time, e.g. 2026-11-01 (--db)");
@@ -432,7 +432,7 @@ void add_rating_commands(CLI::App& app) {
         auto* sub = app.add_subcommand("import", "Store match record JSON files (from arbiter play) in a results store");
         sub->add_option("--db", args->db_path, "Results store (created if missing)")->required();
         sub->add_option("--tournament", args->tournament, "Tournament id to file the matches under");
-        sub->add_option("files", args->files, "Match record files")->required()->check(CLI::ExistingFile);
+        sub->add_option("files", args->files, "Match record files")->required()->check(existing_input());
         sub->footer("Example:\n  arbiter import --db results.sqlite arbiter-out/*.json");
         sub->callback([args] { run_import(*args); });
     }

@@ -23,7 +23,7 @@
 namespace arb::cli {
 
 void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
-    cmd->add_option("--config", a.config_path, "JSON config (see configs/ and docs/tournaments.md)")->check(CLI::ExistingFile);
+    cmd->add_option("--config", a.config_path, "JSON config (see configs/ and docs/tournaments.md)")->check(existing_input());
     cmd->add_option("--db", a.db, "SQLite results file (created if missing)")->required();
     cmd->add_option("--game", a.game, "Game name (arbiter games)");
     cmd->add_option("--bot", a.bots, "Bot spec: name=N cmd=\"...\" [dir=..] [arg=..] [env.K=V] (repeatable)");

@@ -275,7 +275,7 @@ void add_tournament_commands(CLI::App& app) {
     auto* r = app.add_subcommand(
         "report", "Write a static HTML report (settings, ratings, LOS, head-to-head, time and memory, failures, every "
                   "match with links to its files) from a database");
-    r->add_option("--db", r_args->db, "SQLite results file")->required()->check(CLI::ExistingFile);
+    r->add_option("--db", r_args->db, "SQLite results file")->required()->check(existing_input());
     r->add_option("--out", r_args->out, "Output folder (index.html)")->required();
     r->add_option("--game", r_args->game, "Only this game");
     r->add_option("--tournament", r_args->tournament, "Only this tournament's matches");

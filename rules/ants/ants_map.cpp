@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/did_you_mean.hpp"
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
@@ -118,7 +119,8 @@ AntsMap parse_map(std::string_view text, const std::string& source) {
 }
 
 AntsMap load_map_file(const std::string& path) {
-    if (!std::ifstream(path, std::ios::binary)) throw UserError("cannot read map file '" + path + "'");
+    if (!std::ifstream(path, std::ios::binary))
+        throw UserError("cannot read map file '" + path + "': " + unreadable_reason(path));
     return parse_map(read_text_file(path, kMaxMapBytes), path);
 }
 

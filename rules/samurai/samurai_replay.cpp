@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/did_you_mean.hpp"
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
 
@@ -166,7 +167,8 @@ GameLog parse_game_log(std::string_view text, const std::string& source) {
 }
 
 GameLog read_game_log(const std::filesystem::path& path) {
-    if (!std::ifstream(path, std::ios::binary)) throw UserError("cannot read SamurAI field/log file '" + path.string() + "'");
+    if (!std::ifstream(path, std::ios::binary))
+        throw UserError("cannot read SamurAI field/log file '" + path.string() + "': " + unreadable_reason(path));
     // A log of the longest game the manager plays (a few hundred steps) is under 1 MiB.
     return parse_game_log(read_text_file(path, std::size_t{16} << 20), path.string());
 }

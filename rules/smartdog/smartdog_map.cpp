@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/did_you_mean.hpp"
 #include "core/user_error.hpp"
 #include "rules/smartdog/smartdog_map.hpp"
 
@@ -177,7 +178,7 @@ void check_seed_bounds(const Tile& tile, int players) {
 
 Tile read_tile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw UserError("cannot read map " + path);
+    if (!in) throw UserError("cannot read map file '" + path + "': " + unreadable_reason(path));
     std::string text(kMaxMapBytes + 1, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(in.gcount()));
