@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include "arbiter/tournament/install_layout.hpp"
 #include "core/did_you_mean.hpp"
 #include "core/json_text.hpp"
 #include "core/user_error.hpp"
@@ -332,13 +333,6 @@ private:
     std::string file_;
 };
 
-std::filesystem::path default_bots_dir() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return "bots";
-    return exe.parent_path().parent_path() / "bots";
-}
-
 }  // namespace
 
 const char* to_string(Format format) {
@@ -361,7 +355,8 @@ std::string expand_variables(const std::string& text) {
             if (end == std::string::npos) throw UserError("unterminated ${ in '" + text + "'");
             const std::string name = text.substr(i + 2, end - i - 2);
             if (const char* value = std::getenv(name.c_str())) out += value;
-            else if (name == "ARBITER_BOTS") out += default_bots_dir().string();
+            else if (name == "ARBITER_BOTS") out += sample_bots_dir().string();
+            else if (name == "ARBITER_DATA") out += game_data_dir().string();
             else throw UserError("'" + text + "' uses ${" + name + "}, which is not set in the environment");
             i = end + 1;
         } else {
@@ -443,7 +438,7 @@ void resolve_relative_paths(TournamentConfig& c, const std::filesystem::path& ba
     }
     for (auto& [key, value] : c.options) {
         const GameOptionSpec* spec = find_option_spec(specs, key);  // the key or an older name
-        if (spec != nullptr && spec->kind == OptionKind::path) value = from_base(value).string();
+        if (spec != nullptr && spec->kind == OptionKind::path) value = from_base(expand_variables(value)).string();
     }
     if (!c.out_dir.empty()) c.out_dir = from_base(c.out_dir).string();
 }

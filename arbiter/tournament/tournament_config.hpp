@@ -118,13 +118,14 @@ TournamentConfig read_tournament_config(const std::filesystem::path& file);
 // Same, from text (file_label is used in messages).
 TournamentConfig parse_tournament_config(const std::string& text, const std::string& file_label);
 
-// Replaces ${NAME} in a bot spec: environment variables, and ARBITER_BOTS, which defaults to
-// the "bots" folder beside the arbiter's bin folder (where the build puts the sample bots).
+// Replaces ${NAME} in a bot spec or a path option of a config: environment variables, and
+// ARBITER_BOTS and ARBITER_DATA when the environment has none: the sample bots' folder and the
+// games' data folder (install_layout.hpp).
 std::string expand_variables(const std::string& text);
 
 // Makes the relative paths of a config file relative to `base`, the file's folder, instead of the
 // working directory: bots' dir= (a program relative to its dir= stays so), programs with a '/'
-// of bots without dir=, game options of kind path, and out. Absolute paths are left alone.
+// of bots without dir=, game options of kind path (after expand_variables), and out. Absolute paths are left alone.
 void resolve_relative_paths(TournamentConfig& config, const std::filesystem::path& base,
                             const std::vector<GameOptionSpec>& specs);
 

@@ -55,6 +55,9 @@ def main():
     readme = open(os.path.join(repo, "README.md"), encoding="utf-8").read()
     work = scratch_repo(repo, args.build, os.path.abspath(args.scratch))
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    # What a block puts under ~ (an install into ~/.local) stays in the scratch folder.
+    env["HOME"] = os.path.join(os.path.dirname(work), "home")
+    os.makedirs(env["HOME"], exist_ok=True)
     ran = 0
     for line, text in sh_blocks(readme):
         if any(re.search(r"(^|\s)" + re.escape(c) + r"\b", text) for c in SUITE_COMMANDS):

@@ -51,7 +51,9 @@ def run_case(binary, args, tmp):
                           capture_output=True, timeout=TIMEOUT_S)
     text = (f"$ arbiter {args}\nexit {done.returncode}\n--- stdout\n"
             + done.stdout.decode("utf-8", "replace") + "--- stderr\n" + done.stderr.decode("utf-8", "replace"))
-    for path, name in ((tmp, "<TMP>"), (SHARED, "<SHARED>"), (SOURCE, "<SOURCE>"), (os.path.dirname(binary), "<BINDIR>")):
+    build = os.path.dirname(os.path.dirname(os.path.abspath(binary)))  # the release and debug builds print alike
+    for path, name in ((tmp, "<TMP>"), (SHARED, "<SHARED>"), (build, "<BUILD>"), (SOURCE, "<SOURCE>"),
+                       (os.path.dirname(binary), "<BINDIR>")):
         text = text.replace(path, name)
     # `arbiter --version` names the commit it was built from: keep the shape, not the commit.
     return re.sub(r"\(git [^)\s]+\)", "(git <DESCRIBE>)", text)
