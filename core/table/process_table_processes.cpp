@@ -50,10 +50,11 @@ void ProcessTableImpl::start_seat(Seat& seat) {
         seat.process.main_reaped = true;
         return seat.exchange.transcript('#', "remote bot at " + launch.bot.url);
     }
-    SeatToStart start{launch.bot, launch.extra_args, launch.info.label, seat.channel->networked()};
+    std::vector<std::filesystem::path> other_bot_folders;
     for (const auto& other : seats_)
-        if (other.get() != &seat && !other->launch.bot.dir.empty()) start.other_bot_folders.push_back(other->launch.bot.dir);
-    start.tell_address = [&seat](SpawnRequest& request, bool confined) { seat.channel->prepare(request, confined); };
+        if (other.get() != &seat && !other->launch.bot.dir.empty()) other_bot_folders.push_back(other->launch.bot.dir);
+    SeatToStart start{launch.bot, launch.extra_args, launch.info.label, seat.channel->networked(), std::move(other_bot_folders),
+                      [&seat](SpawnRequest& request, bool confined) { seat.channel->prepare(request, confined); }};
     if (!options_.log_dir.empty()) seat.log.open(options_.log_dir / (launch.info.label + ".stderr.log"));
     StartedSeat started = launcher_->start(start);
     seat.process.hold(started);

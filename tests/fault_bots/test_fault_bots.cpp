@@ -179,6 +179,9 @@ TEST_CASE("fault bot that prints garbage bytes gets them back as its reply, byte
 
 TEST_CASE("fault bot that closes stdout is reported crashed without waiting for the deadline") {
     Zoo zoo("close-stdout", {"--close-stdout"});
+    // Started first (it records its pid before closing stdout): a start slowed by a loaded
+    // machine is not counted against the 230 ms in which the closed pipe must be seen.
+    wait_for_pidfile(zoo.pidfile, 1);
     zoo.ask_expect_closed_at_once("hello\n");
     CHECK(zoo.table->status(0) == SeatStatus::crashed);
     zoo.close_and_check_gone();
