@@ -9,11 +9,13 @@ Usage: deviate.py GAME FROM ACTION BOT...
     smartdog   its turns ("turn" commands)
     koehandel  its auction requests
     planowanie its decision requests (gen_declare, gen_move)
-  ACTION: change  from there on, replies otherwise (SamurAI: another plan; smart-dog: no
-                  command where it gave some, a bark where it gave none; Koehandel: passes where
-                  it bid, bids 10 where it passed; Planowanie: '? changed')
+    ants       its requests ("ready" is 0, turn n's "go" is n)
+  ACTION: change  from there on, replies otherwise (Ants: "go" alone; SamurAI: another plan;
+                  smart-dog: no command where it gave some, a bark where it gave none;
+                  Koehandel: passes where it bid, bids 10 where it passed; Planowanie:
+                  '? changed')
           crash   there, prints a line to stderr and exits with code 3 instead of replying
-  BOT: SamurAI and Planowanie, the bot's command (run as a child); smart-dog and Koehandel, the
+  BOT: Ants, SamurAI and Planowanie, the bot's command (run as a child); smart-dog and Koehandel, the
        Python sample bot's file (run in this process, its decision wrapped).
 Writes no file.
 """
@@ -69,6 +71,22 @@ def samurai():
                 arrived(f"step {step}")
             plan = "0\n" if plan.strip() == "-1" else "-1\n"
         sys.stdout.write(plan)
+        sys.stdout.flush()
+
+
+def ants():
+    proc, feed = child()
+    threading.Thread(target=feed, daemon=True).start()
+    n, held = 0, []
+    for line in proc.stdout:
+        if line.strip() != "go":
+            held.append(line)
+            continue
+        if n == start:
+            arrived(f"request {n}")
+        out = "go\n" if n >= start else "".join(held) + line
+        held, n = [], n + 1
+        sys.stdout.write(out)
         sys.stdout.flush()
 
 
@@ -139,4 +157,4 @@ def koehandel():
     module.HTTPServer(("127.0.0.1", int(os.environ["ARBITER_PORT"])), module.Bot).serve_forever()
 
 
-{"samurai": samurai, "planowanie": planowanie, "smartdog": smartdog, "koehandel": koehandel}[game]()
+{"ants": ants, "samurai": samurai, "planowanie": planowanie, "smartdog": smartdog, "koehandel": koehandel}[game]()
