@@ -2,7 +2,8 @@
 """The three commands a user runs after a match, in every game: `arbiter play` with a bot that
 crashes at a known step (tests/cli/bots/deviate.py: it says so on stderr first), `arbiter view
 FOLDER` (the page: the step is one of its frames, and that step's data holds the bot's stderr
-line and nothing else does), and `arbiter show FOLDER --seat 0 --step K` (prints that line).
+line and no earlier step's does; opened at #frame=K in headless Chromium, where there is one, its
+bot panel shows that line), and `arbiter show FOLDER --seat 0 --step K` (prints that line).
 Known steps: Ants turn 5 (step 5); Planowanie the first declaration (step 1, the frame the
 viewer draws for a declaration round that never came); SamurAI the state of step 6 (frame 7);
 smart-dog turn 4 (step 4); Koehandel its auction request 3 (from 0), at the step the match's
@@ -15,15 +16,17 @@ prints the copy's stderr line.
 Usage: three_commands.py --arbiter BIN --bots DIR --shared DIR --config LADDER_CONFIG
 """
 import argparse
-import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "view"))
 from step_marks import frames_of, page_data  # noqa: E402  (the renderers' frame counts)
+from browser_test import Browser  # noqa: E402
 
 DEVIATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bots", "deviate.py")
 LINE = "deviate: crash at "
@@ -72,6 +75,36 @@ def plays(b, data):
     }
 
 
+def opened_at(pages, work):
+    """Each page opened at its step in headless Chromium (skipped where it cannot start): the
+    viewer shows that frame and its bot panel (seat 0) the crash's stderr line."""
+    chromium = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("browser: skipped, no chromium on PATH")
+        return []
+    try:
+        browser = Browser(chromium, os.path.join(work, "profile"))
+        browser.open_page()
+    except (OSError, EOFError, TimeoutError) as e:
+        print(f"browser: skipped, chromium does not start here: {e}")
+        return []
+    said = []
+    try:
+        for game, page, step in pages:
+            browser.navigate(f"file://{page}#frame={step}")
+            deadline = time.monotonic() + 10
+            while browser.evaluate("document.body.getAttribute('data-frame')") != str(step) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            io = browser.evaluate("(document.getElementById('io') || {}).textContent || ''")
+            if browser.evaluate("document.body.getAttribute('data-frame')") != str(step) or LINE not in io:
+                said.append(f"{game}: the page opened at #frame={step} does not show the crash's stderr line: {io[:300]}")
+            said += [f"{game}: the page logged {e}" for e in browser.errors()]
+        print(f"browser: {len(pages)} pages opened at their step")
+    finally:
+        browser.close()
+    return said
+
+
 def one_game(a, game, extra, crasher, step, work):
     said = []
     folder = os.path.join(work, "play-" + game)
@@ -106,6 +139,7 @@ def one_game(a, game, extra, crasher, step, work):
             and f"] {LINE}" not in p.stdout:
         said.append(f"show --step {step} does not print the crash's stderr line: {p.stdout[:400]} {p.stderr[-200:]}")
     print(f"{game}: crashed at step {step} of {frames} frames" + ("" if not said else ": " + "; ".join(said)))
+    a.pages.append((game, page, step))
     return said
 
 
@@ -153,9 +187,11 @@ def main():
     a.arbiter, a.bots = os.path.abspath(a.arbiter), os.path.abspath(a.bots)
     data = os.path.join(os.path.abspath(a.shared), "data")
     failures = []
+    a.pages = []
     with tempfile.TemporaryDirectory() as work:
         for game, (extra, crasher, step) in plays(a.bots, data).items():
             failures += [f"{game}: {s}" for s in one_game(a, game, extra, crasher, step, work)]
+        failures += opened_at(a.pages, work)
         failures += [f"ladder: {s}" for s in ladder(a, work)]
     if failures:
         print("FAIL:\n  " + "\n  ".join(failures))
