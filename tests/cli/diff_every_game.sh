@@ -6,7 +6,7 @@
 #   viewer draws those plans at frame 7, and its frame 7 (the new match's page) shows them;
 # - smart-dog (bots over TCP): from its 4th turn (from 0), step 4, the state of turn 5 sent there;
 # - Koehandel (bots are HTTP servers): from its 3rd auction (from 0), at the step the old match's
-#   transcript holds that request under, which is the turn the viewer shows it in.
+#   transcript holds that request under, the turn at which the two matches' viewers part.
 # Each is checked through `arbiter show --seat N --step K` (the copy's changed reply and its
 # stderr line there, the same replies as the old at step K-1) and the look line.
 # Usage: diff_every_game.sh ARBITER BOTS_DIR
@@ -114,5 +114,18 @@ for g in 0 1; do
     k=$(request_step out-koehandel/old/g$g/transcript.txt old "&type=auction&" 3)
     check koehandel "$g" "$k"
     grep -q '^    > .*&type=auction&' "$tmp/show" || fail "koehandel g$g: no auction sent at step $k"
+    # The viewer's turns (each match replayed from its player logs) part at turn k.
+    for side in old new; do "$arbiter" view "out-koehandel/$side/g$g" >/dev/null 2>&1 || fail "view koehandel $side g$g"; done
+    python3 - "out-koehandel/old/g$g/viewer.html" "out-koehandel/new/g$g/viewer.html" "$k" <<'PY' ||
+import json, re, sys
+def turns(path):
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="match-data">(.*?)</script>', text, re.S)
+    return json.loads(m.group(1).replace("<\\/", "</"))["replay"]["turns"]
+old, new = turns(sys.argv[1]), turns(sys.argv[2])
+first = next(i for i, (a, b) in enumerate(zip(old, new)) if a != b)
+assert first == int(sys.argv[3]), f"the viewer's turns part at {first}"
+PY
+        fail "koehandel g$g: the viewer's turns do not part at turn $k"
 done
 echo ok
