@@ -75,6 +75,15 @@ def plays(b, data):
     }
 
 
+# Clicks the crashing bot's entry in the fault list; the frame it shows then (null: no entry).
+FAULT_LINK = """(() => {
+  const link = [...document.querySelectorAll('#faults a')].find(a => / c (crashed|illegal)/.test(' ' + a.textContent));
+  if (!link) return null;
+  link.click();
+  return document.body.getAttribute('data-frame');
+})()"""
+
+
 def opened_at(pages, work):
     """Each page opened at its step in headless Chromium (skipped where it cannot start): the
     viewer shows that frame and its bot panel (seat 0) the crash's stderr line."""
@@ -98,6 +107,11 @@ def opened_at(pages, work):
             io = browser.evaluate("(document.getElementById('io') || {}).textContent || ''")
             if browser.evaluate("document.body.getAttribute('data-frame')") != str(step) or LINE not in io:
                 said.append(f"{game}: the page opened at #frame={step} does not show the crash's stderr line: {io[:300]}")
+            # The fault list's entry for the crash leads to its step (SamurAI's log says nothing of
+            # faults: the record's failed seat is listed at the last step).
+            went = browser.evaluate(FAULT_LINK)
+            if game != "samurai" and went != str(step):
+                said.append(f"{game}: the fault list leads to frame {went}, not {step}")
             said += [f"{game}: the page logged {e}" for e in browser.errors()]
         print(f"browser: {len(pages)} pages opened at their step")
     finally:
