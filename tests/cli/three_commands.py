@@ -3,7 +3,7 @@
 crashes at a known step (tests/cli/bots/deviate.py: it says so on stderr first), `arbiter view
 FOLDER` (the page: the step is one of its frames, and that step's data holds the bot's stderr
 line and no earlier step's does; opened at #frame=K in headless Chromium, where there is one, its
-bot panel shows that line), and `arbiter show FOLDER --seat 0 --step K` (prints that line).
+bot panel shows that line and the crash's entry in the fault list leads to frame K), and `arbiter show FOLDER --seat 0 --step K` (prints that line).
 Known steps: Ants turn 5 (step 5); Planowanie the first declaration (step 1, the frame the
 viewer draws for a declaration round that never came); SamurAI the state of step 6 (frame 7);
 smart-dog turn 4 (step 4); Koehandel its auction request 3 (from 0), at the step the match's
@@ -108,9 +108,9 @@ def opened_at(pages, work):
             if browser.evaluate("document.body.getAttribute('data-frame')") != str(step) or LINE not in io:
                 said.append(f"{game}: the page opened at #frame={step} does not show the crash's stderr line: {io[:300]}")
             # The fault list's entry for the crash leads to its step (SamurAI's log says nothing of
-            # faults: the record's failed seat is listed at the last step).
+            # faults: there, the step where the transcript has the table retire the seat).
             went = browser.evaluate(FAULT_LINK)
-            if game != "samurai" and went != str(step):
+            if went != str(step):
                 said.append(f"{game}: the fault list leads to frame {went}, not {step}")
             said += [f"{game}: the page logged {e}" for e in browser.errors()]
         print(f"browser: {len(pages)} pages opened at their step")
