@@ -30,14 +30,21 @@ std::size_t participants_of(const MatchSteps& m) {
 
 }  // namespace
 
-FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& new_steps) {
+FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& new_steps, int first) {
     std::set<int> steps;
     for (const auto& [step, seats] : old_steps.steps) steps.insert(step);
     for (const auto& [step, seats] : new_steps.steps) steps.insert(step);
     const std::size_t participants = std::max(participants_of(old_steps), participants_of(new_steps));
+    // Within a step, `first` is looked at before the others: where the version and an opponent
+    // both reply otherwise at one step (an opponent answering the version's new move in the
+    // same turn), the version's reply is the difference.
+    std::vector<std::size_t> order;
+    if (first >= 0 && static_cast<std::size_t>(first) < participants) order.push_back(static_cast<std::size_t>(first));
+    for (std::size_t p = 0; p < participants; ++p)
+        if (order.empty() || p != order.front()) order.push_back(p);
     FirstDifference sent;
     for (const int step : steps) {
-        for (std::size_t p = 0; p < participants; ++p) {
+        for (const std::size_t p : order) {
             const auto& old_reply = lines_of(old_steps, step, p, true);
             const auto& new_reply = lines_of(new_steps, step, p, true);
             if (old_reply != new_reply)
@@ -57,7 +64,7 @@ MatchSteps exchanges_by_participant(const std::filesystem::path& transcript, con
     return steps;
 }
 
-FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord& new_record, bool& marked) {
+FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord& new_record, bool& marked, int first) {
     for (const MatchRecord* r : {&old_record, &new_record})
         if (r->transcript_path.empty()) throw UserError("a match of the diff has no transcript");
     const TranscriptSteps old_transcript = read_transcript_steps(old_record.transcript_path);
@@ -65,9 +72,9 @@ FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord
     marked = old_transcript.marked && new_transcript.marked;
     if (marked)
         return first_difference(steps_by_participant(old_transcript, old_record),
-                                steps_by_participant(new_transcript, new_record));
+                                steps_by_participant(new_transcript, new_record), first);
     return first_difference(exchanges_by_participant(old_record.transcript_path, old_record),
-                            exchanges_by_participant(new_record.transcript_path, new_record));
+                            exchanges_by_participant(new_record.transcript_path, new_record), first);
 }
 
 int version_seat(const DiffPlan& plan, int game) {
@@ -151,12 +158,12 @@ DiffReport play_and_compare(const DiffPlan& plan, const tournament::MatchFunctio
         pair.new_record = records[static_cast<std::size_t>(2 * g + 1)];
         pair.old_folder = requests[static_cast<std::size_t>(2 * g)].record_path.parent_path();
         pair.new_folder = requests[static_cast<std::size_t>(2 * g + 1)].record_path.parent_path();
-        pair.difference = compare_matches(pair.old_record, pair.new_record, pair.marked);
+        pair.difference = compare_matches(pair.old_record, pair.new_record, pair.marked, pair.seat);
         report.marked = report.marked && pair.marked;
         report.pairs.push_back(std::move(pair));
     }
     bool marked = true;
-    report.old_again = compare_matches(records.front(), records.back(), marked);
+    report.old_again = compare_matches(records.front(), records.back(), marked, version_seat(plan, 0));
     return report;
 }
 

@@ -28,8 +28,9 @@ struct FirstDifference {
 };
 
 // Steps are compared in order (step -1, what came before the first mark, too); a step or a
-// participant that one match has and the other has not counts as no lines.
-FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& new_steps);
+// participant that one match has and the other has not counts as no lines. Within a step,
+// participant `first` (the version's, when >= 0) is compared before the others.
+FirstDifference first_difference(const MatchSteps& old_steps, const MatchSteps& new_steps, int first = -1);
 
 // A match transcript whose referee marked no steps, numbered by exchange instead: seat s's n-th
 // request (n from 1) and the reply to it are step n (step 0: what a seat said before its first
@@ -38,7 +39,8 @@ MatchSteps exchanges_by_participant(const std::filesystem::path& transcript, con
 
 // Two matches' transcripts compared by steps where both are marked, else by exchanges (`marked`
 // says which). UserError when a record has no transcript or it cannot be read.
-FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord& new_record, bool& marked);
+FirstDifference compare_matches(const MatchRecord& old_record, const MatchRecord& new_record, bool& marked,
+                                int first = -1);
 
 struct DiffPlan {
     const GameDescriptor* game = nullptr;

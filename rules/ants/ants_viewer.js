@@ -160,13 +160,15 @@ ArbiterView.renderers.ants = function (data, board, controls) {
     return seats.map(function (s, p) {
       var st = status[p];
       if (!st || st === 'survived') return frame > length ? (st || '') : 'alive';
-      return t > (playerturns[p] || 0) ? st : 'alive';
+      // playerturns: the turn whose request the bot failed (or that eliminated it); frame t
+      // draws the map after turn t, so the status holds from that turn's frame.
+      return t >= (playerturns[p] || 0) ? st : 'alive';
     });
   }
   var faults = [];
   status.forEach(function (st, p) {
     if (['crashed', 'timeout', 'invalid', 'error'].indexOf(st) >= 0 && p < seats.length)
-      faults.push({ frame: Math.min(frames - 1, (playerturns[p] || 0) + 1), seat: p, text: st });
+      faults.push({ frame: Math.min(frames - 1, playerturns[p] || 0), seat: p, text: st });
   });
   var alive = [];  // ants alive per turn and player
   for (var t = 0; t <= length; t++) alive.push(seats.map(function () { return 0; }));

@@ -126,9 +126,20 @@ ArbiterView.renderers.koehandel = function (data, board) {
     list.textContent = t.events.length ? t.events.map(describe).join('\n') : (i === 0 ? 'the cards are dealt' : '');
     root.appendChild(list);
   }
-  var faults = [];
+  // A seat put out is listed at its turn; a seat the record says failed without being put out (a
+  // crashed server gets default actions from then on) at the turn of its first fault.
+  var faults = [], firstFault = {};
   turns.forEach(function (t, i) {
-    t.events.forEach(function (e) { if (e.type === 'out' && e.seat < seats.length) faults.push({ frame: i, seat: e.seat, text: 'out: ' + e.text }); });
+    t.events.forEach(function (e) {
+      if (e.seat >= seats.length) return;
+      if (e.type === 'out') faults.push({ frame: i, seat: e.seat, text: 'out: ' + e.text });
+      if (e.type === 'fault' && !(e.seat in firstFault)) firstFault[e.seat] = { frame: i, seat: e.seat, text: e.text };
+    });
+  });
+  Object.keys(firstFault).forEach(function (k) {
+    var f = firstFault[k];
+    if (ArbiterView.statusKind(seats[f.seat].status) !== 'ok' && !faults.some(function (o) { return o.seat === f.seat; }))
+      faults.push(f);
   });
   return {
     seats: seats, frames: turns.length, draw: draw, faults: faults,

@@ -60,8 +60,9 @@ class Referee {
     // --- the seed's command sequence ----------------------------------------------------------
 
     // Steps as the viewer numbers its frames: per deal one for the deal (the hands sent), one for
-    // the declarations, one per card; the set-up commands belong to step 0. An exchange that
-    // ends the match with a fault has the step after the last frame the viewer draws.
+    // the declarations, one per card; the set-up commands belong to step 0. A fault that ends the
+    // match before a declaration round or a card is logged leaves its step without a decision to
+    // draw: the log's "fault" names it, so that the viewer draws that step as well.
     void mark_step() {
         if (step_ != marked_) table_.mark_step(step_);
         marked_ = step_++;
@@ -116,7 +117,7 @@ class Referee {
         std::vector<std::string> times;
         times.reserve(static_cast<std::size_t>(n_));
         for (int s = 0; s < n_; ++s) times.push_back(time_left(s));
-        if (!broadcast(std::move(times))) return false;
+        if (!broadcast(std::move(times))) return unanswered("declarations");
 
         std::vector<Request> requests;
         requests.reserve(static_cast<std::size_t>(n_));
@@ -140,7 +141,7 @@ class Referee {
             }
             declared[static_cast<std::size_t>(s)] = *number;
         }
-        if (any_fault()) return false;
+        if (any_fault()) return unanswered("declarations");
         log_.deals.back().declarations = declared;
         for (int s = 0; s < n_; ++s) {
             if (!broadcast_same(declare_command(s, declared[static_cast<std::size_t>(s)])))
@@ -152,15 +153,15 @@ class Referee {
     bool one_card() {
         mark_step();
         const int seat = state_.to_move();
-        if (!ask_ack(seat, time_left(seat))) return false;
+        if (!ask_ack(seat, time_left(seat))) return unanswered("play");
         const Answer answer = ask_seat(table_, seat, kGenMove, gtp_framer(), read_gtp_reply);
         const GtpReply* reply = decision_reply(answer, "gen_move");
-        if (!reply) return false;
+        if (!reply) return unanswered("play");
         const auto card = settings_.config.deck.parse(reply->payload);
         if (!card) {
             fault(seat, SeatStatus::illegal,
                   fmt::format("malformed card '{}' in {}", shorten(reply->payload), where()));
-            return false;
+            return unanswered("play");
         }
         const bool leads = state_.trick().empty();
         if (auto v = state_.apply_card(seat, *card)) {
@@ -168,7 +169,7 @@ class Referee {
             // where() still names the trick it was played in.
             fault(seat, SeatStatus::illegal,
                   fmt::format("illegal card '{}' in {}: {}", reply->payload, where(), v->what));
-            return false;
+            return unanswered("play");
         }
         log_card(seat, *card, leads);
         return broadcast_same(play_command(settings_.config.deck, seat, *card));
@@ -323,6 +324,15 @@ class Referee {
         f = Fault{status, std::move(detail)};
     }
     void retire_illegal(int seat, std::string detail) { fault(seat, SeatStatus::illegal, std::move(detail)); }
+
+    // The match ends at a step whose decision (`during`: "declarations" or "play") never came.
+    bool unanswered(const char* during) {
+        FaultLog f{during, {}};
+        for (int s = 0; s < n_; ++s)
+            if (faults_.at(static_cast<std::size_t>(s))) f.seats.push_back(s);
+        log_.fault = std::move(f);
+        return false;
+    }
 
     void warn(int seat, std::string text) {
         ++warnings_.at(static_cast<std::size_t>(seat));

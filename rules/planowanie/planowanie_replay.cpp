@@ -78,6 +78,7 @@ nlohmann::json to_json(const GameLog& log) {
     out["deals"] = std::move(deals);
     out["scores"] = log.scores;
     out["end_reason"] = log.end_reason;
+    if (log.fault) out["fault"] = {{"during", log.fault->during}, {"seats", log.fault->seats}};
     return out;
 }
 
@@ -121,6 +122,15 @@ GameLog game_log_from_json(const nlohmann::json& json) {
     }
     log.scores = field<std::vector<int>>(json, "scores", "the file");
     log.end_reason = field<std::string>(json, "end_reason", "the file");
+    if (json.contains("fault")) {
+        const auto fault = field<nlohmann::json>(json, "fault", "the file");
+        FaultLog f{field<std::string>(fault, "during", "'fault'"), field<std::vector<int>>(fault, "seats", "'fault'")};
+        if (f.during != "declarations" && f.during != "play")
+            throw UserError("planowanie log: 'fault' 'during' is \"declarations\" or \"play\"");
+        for (const int seat : f.seats)
+            if (seat < 0 || seat >= log.players) throw UserError(fmt::format("planowanie log: 'fault' names seat {}", seat));
+        log.fault = std::move(f);
+    }
     return log;
 }
 

@@ -11,7 +11,10 @@
 //               "taken": [0, 1, 0, 0], "points": [1, 2, 1, 1]}, ...],
 //    "scores": [...], "end_reason": "completed"}
 //
-// A match ended by a fault has a last deal with fewer tricks and no "taken"/"points".
+// A match ended by a fault has a last deal with fewer tricks and no "taken"/"points". When it
+// ended while asking for a decision the log has no place for (a declaration round or a card that
+// never came), "fault": {"during": "declarations" | "play", "seats": [...]} says so: the viewer
+// draws that request as a frame of its own, the step the transcript marks it at.
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json_fwd.hpp>
@@ -40,6 +43,12 @@ struct DealLog {
     std::vector<int> points;  // empty for a deal cut short
 };
 
+// The decision a fault left unanswered: the match's last step.
+struct FaultLog {
+    std::string during;      // "declarations" or "play"
+    std::vector<int> seats;  // the seats that failed to give it
+};
+
 struct GameLog {
     std::string values;
     std::string suits;
@@ -49,6 +58,7 @@ struct GameLog {
     std::vector<DealLog> deals;
     std::vector<int> scores;
     std::string end_reason;
+    std::optional<FaultLog> fault;
 };
 
 nlohmann::json to_json(const GameLog& log);

@@ -32,6 +32,17 @@ ArbiterView.renderers.planowanie = function (data, board) {
     });
   });
   if (!frames.length) frames.push({ deal: -1, phase: 'none', trick: -1, card: -1, scores: total });
+  // A match that ended waiting for a declaration round or a card has that request as its last
+  // step: drawn as the frame before it, with the seats that failed to answer.
+  var faults = [];
+  if (log.fault && Array.isArray(log.fault.seats)) {
+    var last = frames[frames.length - 1];
+    frames.push({ deal: last.deal, phase: last.phase, trick: last.trick, card: last.card, scores: last.scores,
+      unanswered: log.fault });
+    log.fault.seats.forEach(function (s) {
+      if (s >= 0 && s < n) faults.push({ frame: frames.length - 1, seat: s, text: log.fault.during === 'play' ? 'no card' : 'no declaration' });
+    });
+  }
   if (Array.isArray(log.scores) && log.scores.length === n) frames[frames.length - 1].scores = log.scores.slice();
 
   function cardNode(card, extra) {
@@ -48,7 +59,8 @@ ArbiterView.renderers.planowanie = function (data, board) {
     'padding:1px 5px;margin:1px;background:#fff;color:#111;font-weight:600;font-size:15px}.card.red{color:#c62828}' +
     '.card.played{opacity:.3}.card.win{outline:3px solid #fbc02d}' +
     '.pl-bid{font-weight:600;background:#fff;color:#222;border:1px solid #999;border-radius:3px;padding:0 4px}' +
-    '.pl-mid{grid-column:2;grid-row:2;text-align:center;background:#2e7d32;color:#fff;border-radius:8px;padding:10px}';
+    '.pl-mid{grid-column:2;grid-row:2;text-align:center;background:#2e7d32;color:#fff;border-radius:8px;padding:10px}' +
+    '.pl-fault{margin-top:6px;font-weight:600;background:#fff;color:#c62828;border-radius:3px;padding:2px 4px}';
   board.appendChild(style);
   var root = el('div');
   board.appendChild(root);
@@ -107,6 +119,11 @@ ArbiterView.renderers.planowanie = function (data, board) {
       mid.appendChild(line);
       if (complete) mid.appendChild(el('div', null, seats[trick.winner].name + ' takes it'));
     } else mid.appendChild(el('div', null, f.phase === 'dealt' ? 'hands dealt' : 'declarations made'));
+    if (f.unanswered) {
+      var names = f.unanswered.seats.map(function (s) { return seats[s] ? seats[s].name : 'seat ' + s; }).join(', ');
+      mid.appendChild(el('div', { 'class': 'pl-fault' }, names + ': no ' + (f.unanswered.during === 'play' ? 'card' : 'declaration') +
+        ' (the match ends)'));
+    }
     table.appendChild(mid);
     root.appendChild(table);
     root.appendChild(pointsTable(i));
@@ -129,11 +146,12 @@ ArbiterView.renderers.planowanie = function (data, board) {
     return table;
   }
   return {
-    seats: seats, frames: frames.length, draw: draw,
+    seats: seats, frames: frames.length, draw: draw, faults: faults,
     scores: function (i) { return frames[i].scores; },
     label: function (i) {
       var f = frames[i];
       if (f.deal < 0) return 'empty';
+      if (f.unanswered) return 'deal ' + (f.deal + 1) + ', ' + (f.unanswered.during === 'play' ? 'a card' : 'declarations') + ' not given';
       return 'deal ' + (f.deal + 1) + (f.phase === 'play' ? ', trick ' + (f.trick + 1) + ', card ' + (f.card + 1) : ', ' + f.phase);
     }
   };

@@ -52,6 +52,23 @@ TEST_CASE("the first differing reply is the difference, with both sides' lines")
     CHECK(d.new_lines == std::vector<std::string>{"go"});
 }
 
+TEST_CASE("where several participants reply otherwise at one step, the version's is the difference") {
+    MatchSteps changed = four_steps();
+    changed.steps[2][0].reply = {"answer to the new move", "go"};
+    changed.steps[2][1].reply = {"new move", "go"};
+    FirstDifference d = arb::diff::first_difference(four_steps(), changed, 1);
+    CHECK(d.step == 2);
+    CHECK(d.participant == 1);
+    CHECK(d.new_lines == std::vector<std::string>{"new move", "go"});
+    // An earlier step's difference still comes first, whoever replied.
+    changed.steps[1][0].reply = {"other"};
+    d = arb::diff::first_difference(four_steps(), changed, 1);
+    CHECK(d.step == 1);
+    CHECK(d.participant == 0);
+    // Without a version to prefer, participants are taken in order.
+    CHECK(arb::diff::first_difference(four_steps(), changed).participant == 0);
+}
+
 TEST_CASE("a reply that differs wins over an earlier line sent that differs") {
     MatchSteps changed = four_steps();
     changed.steps[1][0].sent = {"turn 1", "time 12"};

@@ -139,6 +139,37 @@ TEST_CASE("planowanie log: a match ended by a fault logs the deals up to the fau
     REQUIRE(log.deals.size() == 5);
     CHECK(log.deals.back().points.empty());
     CHECK(verify_game_log(log).ok);
+    // The card that never came is the match's last step: the log names it for the viewer.
+    REQUIRE(log.fault);
+    CHECK(log.fault->during == "play");
+    CHECK(log.fault->seats == std::vector<int>{1});
+    CHECK(to_json(game_log_from_json(to_json(log))) == to_json(log));
+    nlohmann::json bad = to_json(log);
+    bad["fault"]["during"] = "deal";
+    CHECK_THROWS_AS(game_log_from_json(bad), UserError);
+    bad = to_json(log);
+    bad["fault"]["seats"] = {4};
+    CHECK_THROWS_AS(game_log_from_json(bad), UserError);
+}
+
+TEST_CASE("planowanie log: a fault in the declarations is named, not one in a broadcast (its frame is drawn)") {
+    const auto path = scratch_file("fault-declare.json");
+    std::vector<ScriptedBot> bots = random_bots(4);
+    bots[2] = random_bot(3, on("gen_declare", 2, ScriptedAnswer::crash()));
+    ScriptedTable table = make_table(std::move(bots));
+    REQUIRE(run_referee(settings_for(Config::tournament(), 42, true, path), table).end_reason == "seat 2 crashed");
+    GameLog log = read_game_log(path);
+    REQUIRE(log.fault);
+    CHECK(log.fault->during == "declarations");
+    CHECK(log.fault->seats == std::vector<int>{2});
+    CHECK(log.deals.back().declarations.empty());
+
+    std::vector<ScriptedBot> more = random_bots(4);
+    more[0] = random_bot(1, on("set_cards", 2, ScriptedAnswer::crash()));
+    ScriptedTable dealt = make_table(std::move(more));
+    REQUIRE(run_referee(settings_for(Config::tournament(), 42, true, path), dealt).end_reason == "seat 0 crashed");
+    log = read_game_log(path);
+    CHECK_FALSE(log.fault);
 }
 
 TEST_CASE("planowanie log: unreadable logs are user errors") {

@@ -61,7 +61,7 @@ int viewer_frames(const std::string& game, const nlohmann::json& replay) {
                                : static_cast<int>(replay["replaydata"]["scores"][0].size()) - 1;
         return length + 2;
     }
-    if (game == "planowanie") {  // per deal: dealt, declared (when declarations are in), each card
+    if (game == "planowanie") {  // per deal: dealt, declared (when declarations are in), each card; a fault
         int n = 0;
         for (const auto& deal : replay.at("deals")) {
             ++n;
@@ -69,7 +69,8 @@ int viewer_frames(const std::string& game, const nlohmann::json& replay) {
             if (deal.contains("tricks") && deal["tricks"].is_array())
                 for (const auto& trick : deal["tricks"]) n += static_cast<int>(trick.at("cards").size());
         }
-        return std::max(n, 1);
+        // A match that ended waiting for a decision draws that request as one more frame.
+        return std::max(n, 1) + (replay.contains("fault") ? 1 : 0);
     }
     if (game == "samurai") {  // each game's states, game 2's after game 1's
         int n = 0;

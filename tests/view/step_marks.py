@@ -5,8 +5,10 @@ sample bots, writes its page with `arbiter view`, and checks that the bots' exch
 marks exist, every step with an exchange is a frame of the page, and a known exchange lies under
 its frame (Ants: turn t's orders at step t; Planowanie: the first card of the first deal at step
 2; SamurAI: game 2's first plans at the frame after game 1's states plus one; smart-dog: the
-k-th state sent at step k; Koehandel: steps 0..turns-1). The frame counts are the renderers' own
-formulas (rules/<game>/<game>_viewer.js), computed here from the page's replay data.
+k-th state sent at step k; Koehandel: steps 0..turns-1). Two Planowanie matches ended by a
+fault (a declaration, a card) have the exchange that ends them under the viewer's last frame. The
+frame counts are the renderers' own formulas (rules/<game>/<game>_viewer.js), computed here from
+the page's replay data.
 
 Usage: step_marks.py --arbiter BIN --bots DIR --shared DIR --scratch DIR
 """
@@ -42,7 +44,7 @@ def frames_of(game, replay):
         n = 0
         for deal in replay["deals"]:
             n += 1 + (1 if deal.get("declarations") else 0) + sum(len(t["cards"]) for t in deal.get("tricks", []))
-        return max(n, 1)
+        return max(n, 1) + (1 if "fault" in replay else 0)
     if game == "samurai":
         return sum(len(g["states"]) for g in replay["games"])
     if game == "smartdog":
@@ -85,8 +87,7 @@ def main():
         if not steps:
             said.append(f"no step marks ({io.get('cut')})")
         else:
-            # The exchange that ends a match with a fault may lie one past the last frame.
-            beyond = [k for k in steps if k > frames]
+            beyond = [k for k in steps if k >= frames]
             if beyond:
                 said.append(f"steps {beyond[:5]} past the viewer's {frames} frames")
             missing = [k for k in range(1, min(frames - 1, max(steps) + 1)) if k not in steps]
@@ -96,11 +97,39 @@ def main():
         print(f"{game}: {frames} frames, steps {min(steps, default=None)}..{max(steps, default=None)}"
               + ("" if not said else ": " + "; ".join(said)))
         failures += [f"{game}: {s}" for s in said]
+    failures += fault_steps(a, b)
     if failures:
         print("FAIL:\n  " + "\n  ".join(failures))
         return 1
     print("ok")
     return 0
+
+
+def fault_steps(a, b):
+    """Planowanie matches ended by a fault (a declaration, a card the seat does not hold): the
+    exchange that ends each is under the viewer's last frame, which shows the fault."""
+    failures = []
+    faulty = f"{b}/planowanie-test/planowanie_fault_bot"
+    for fault, deal, asked in (("bad-declare", "0", "gen_declare"), ("illegal-card", "1", "gen_move")):
+        out = os.path.join(a.scratch, "planowanie-" + fault)
+        subprocess.run([a.arbiter, "-q", "play", "planowanie", "--out", out, "--bot", f"name=f cmd=\"{faulty} {fault} {deal}\"",
+                        "--bot", f"name=r cmd={b}/planowanie/random_bot"], stdout=subprocess.DEVNULL)
+        page = os.path.join(out, "viewer.html")
+        subprocess.run([a.arbiter, "view", out, "--out", page], check=True, stdout=subprocess.DEVNULL)
+        d = page_data(page)
+        steps = {int(k): v for k, v in (d.get("io") or {}).get("steps", {}).items()}
+        frames = frames_of("planowanie", d["replay"])
+        last = max(steps, default=-1)
+        said = []
+        if last != frames - 1:
+            said.append(f"the fault's step {last} is not the viewer's last frame {frames - 1}")
+        if not any(x.startswith(asked) for x in sent(steps, last, 0)):
+            said.append(f"no {asked} to the faulty seat under step {last}")
+        if d["replay"].get("fault", {}).get("seats") != [0]:
+            said.append(f"the log does not name seat 0's fault: {d['replay'].get('fault')}")
+        print(f"planowanie {fault}: {frames} frames, steps ..{last}" + ("" if not said else ": " + "; ".join(said)))
+        failures += [f"planowanie {fault}: {s}" for s in said]
+    return failures
 
 
 def replies(steps, k, seat):

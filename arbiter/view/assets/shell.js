@@ -97,7 +97,7 @@ ArbiterView.start = function () {
   document.getElementById('title').textContent = data.title;
   var io = ArbiterView.ioPanel(data, seats, view);
   var rows = ArbiterView.seatRows(seats, function (i) { io.select(i); });
-  var faults = ArbiterView.faultList(view, seats, frames, function (f) { go(f); });
+  var faults = ArbiterView.faultList(view, seats, frames, function (f) { go(f); }, data.io);
   var chart = ArbiterView.scoreChart(view, seats, faults, function (f) { stop(); go(f); });
 
   var scrub = document.getElementById('scrub');
@@ -233,14 +233,15 @@ function linesOf(text) {
   return text ? String(text).replace(/\n$/, '').split('\n') : [];
 }
 
-// The faults: the renderer's (at their step), else the record's failed seats at the last step;
-// each with the record's status, exit and the last lines of its stderr. pick(frame) jumps there.
-ArbiterView.faultList = function (view, seats, frames, pick) {
+// The faults: the renderer's (at their step), else the record's failed seats at the step where
+// the transcript (io) has the table retire them, else at the last step; each with the record's
+// status, exit and the last lines of its stderr. pick(frame) jumps there.
+ArbiterView.faultList = function (view, seats, frames, pick, io) {
   var el = ArbiterView.el;
   var faults = (view.faults || []).slice();
   seats.forEach(function (s, i) {
     if (ArbiterView.statusKind(s.status) !== 'ok' && !faults.some(function (f) { return f.seat === i; }))
-      faults.push({ frame: frames - 1, seat: i, text: '' });
+      faults.push({ frame: ArbiterView.retiredAt(io, i, frames), seat: i, text: '' });
   });
   var box = document.getElementById('faults');
   faults.sort(function (a, b) { return a.frame - b.frame; });
@@ -263,6 +264,18 @@ ArbiterView.faultList = function (view, seats, frames, pick) {
   });
   if (!faults.length) box.appendChild(el('span', { 'class': 'muted' }, 'no faults'));
   return faults;
+};
+
+// The first step at which the transcript notes the table retiring seat i (a bot playing several
+// table seats has its lines prefixed "[label] "); the last frame where it notes none.
+ArbiterView.retiredAt = function (io, i, frames) {
+  var first = frames - 1;
+  Object.keys((io && io.steps) || {}).forEach(function (k) {
+    var step = Number(k), entry = io.steps[k][i];
+    if (!(step >= 0 && step < first) || !entry || !Array.isArray(entry.notes)) return;
+    if (entry.notes.some(function (n) { return /^(\[[^\]]*\] )?retired: /.test(String(n)); })) first = step;
+  });
+  return first;
 };
 
 // The bots' exchanges at the shown step (data.io): sent, replied, time charged, stderr, events and
