@@ -44,8 +44,8 @@ public:
         ++*this;
         return copy;
     }
+    // `!=` is rewritten from it (C++20).
     friend bool operator==(const LineCountingIterator& a, const LineCountingIterator& b) { return a.at_ == b.at_; }
-    friend bool operator!=(const LineCountingIterator& a, const LineCountingIterator& b) { return a.at_ != b.at_; }
 
 private:
     const char* at_;
