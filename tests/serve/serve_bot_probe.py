@@ -35,7 +35,7 @@ def probe(arbiter, bots, port, out, sandbox):
             if "probe:" in text:
                 said = text[text.index("probe:"):].splitlines()[0]
     header = ""
-    transcripts = glob.glob(os.path.join(out, "**", "transcript*.txt"), recursive=True)
+    transcripts = glob.glob(os.path.join(out, "**", "*transcript*"), recursive=True)
     if transcripts:
         with open(transcripts[0]) as f:
             header = f.readline()
