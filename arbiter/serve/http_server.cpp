@@ -14,6 +14,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <nlohmann/json.hpp>
 
 #include "arbiter/serve/serve_routes.hpp"
@@ -140,7 +141,12 @@ void Session::on_request(beast::error_code ec) {
         respond({405, "text/plain; charset=utf-8", "only GET is served\n", std::nullopt}, false);
         return;
     }
-    Reply reply = server_.routes().handle(std::string(request.target()));
+    Reply reply;
+    try {
+        reply = server_.routes().handle(std::string(request.target()));
+    } catch (const std::exception& e) {
+        reply = {500, "text/plain; charset=utf-8", std::string("could not answer: ") + e.what() + "\n", std::nullopt};
+    }
     if (reply.stream) {
         start_stream(*reply.stream);
         return;
@@ -263,9 +269,19 @@ void Server::publish() {
         if (auto s = it->lock()) topics.insert(s->topic()), ++it;
         else it = streams_.erase(it);
     }
-    routes_.refresh();
+    try {
+        routes_.refresh();
+    } catch (const std::exception& e) {
+        spdlog::warn("serve: {}", e.what());
+    }
     for (const std::string& topic : topics) {
-        const std::string data = routes_.event(topic);
+        std::string data;
+        try {
+            data = routes_.event(topic);
+        } catch (const std::exception& e) {
+            spdlog::warn("serve: {}", e.what());
+            continue;
+        }
         auto& last = last_[topic];
         if (last && *last == data) continue;
         last = std::make_shared<const std::string>(data);

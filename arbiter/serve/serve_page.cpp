@@ -14,7 +14,7 @@ std::string_view match_script();
 std::string live_page() {
     return fmt::format(R"PAGE(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>arbiter: live</title><style>{css}</style></head><body>
+<link rel="icon" href="data:,"><title>arbiter: live</title><style>{css}</style></head><body>
 <header><h1>arbiter: tournaments and ladders, live</h1><span id="conn">connecting</span><span id="updated"></span></header>
 <main id="content"><p class="note">Waiting for the first state...</p></main>
 <script>{js}</script></body></html>
@@ -25,7 +25,7 @@ std::string live_page() {
 std::string match_page(const std::string& title, const std::string& events) {
     return fmt::format(R"PAGE(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>{title}</title><style>{css}</style></head><body data-events="{events}">
+<link rel="icon" href="data:,"><title>{title}</title><style>{css}</style></head><body data-events="{events}">
 <header><h1>{title}</h1><a href="/" style="color:#fff">all tournaments</a></header>
 <main><section class="card"><p id="status">connecting...</p>
 <table><thead><tr><th>seat</th><th>requests</th><th>time charged</th></tr></thead><tbody id="seats"></tbody></table>

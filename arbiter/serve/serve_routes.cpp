@@ -69,6 +69,7 @@ Reply Routes::handle(const std::string& target) {
     const std::string path = target.substr(0, target.find('?'));
     if (path == "/" || path == "/index.html") return {200, "text/html; charset=utf-8", live_page(), std::nullopt};
     if (path == "/events") return {200, "", "", std::string()};
+    if (path == "/favicon.ico") return {204, "image/x-icon", "", std::nullopt};  // none: asked by every browser
     if (path == "/api/state") return json_reply(state());
     std::smatch m;
     if (std::regex_match(path, m, kView)) {

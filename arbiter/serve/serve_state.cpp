@@ -172,7 +172,8 @@ void SourceState::refresh() {
         // A file not there yet, or not yet a store: read again next time.
         state_ = {{"db", path_}, {"index", index_}, {"error", e.what()}};
         return;
-    } catch (const rating::SqliteError& e) {
+    } catch (const std::exception& e) {
+        // A file caught half made (its schema being written) reads as an error for one look.
         state_ = {{"db", path_}, {"index", index_}, {"error", e.what()}};
         return;
     }
@@ -212,7 +213,7 @@ void SourceState::refresh() {
                 seats.push_back({{"seat", label}, {"requests", s.requests}, {"charged_ms", s.charged_ms}});
             t["running"].push_back({{"name", f.name},
                                     {"bots", f.bots},
-                                    {"seed", f.seed},
+                                    {"seed", std::to_string(f.seed)},  // past 2^53: text for the page
                                     {"rotation", f.rotation},
                                     {"options", json::parse(f.options_json, nullptr, false)},
                                     {"started_at", f.started_at},

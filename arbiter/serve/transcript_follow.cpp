@@ -57,7 +57,7 @@ void TranscriptFollower::take(const std::string& line) {
         return;
     }
     const auto space = rest.find(' ');
-    if (space != std::string::npos && space + 1 < rest.size()) {
+    if (rest[0] != '#' && space != std::string::npos && space + 1 < rest.size()) {  // '#': the referee's note
         const std::string label = rest.substr(0, space);
         const char direction = rest[space + 1];
         SeatProgress& seat = seats_[label];

@@ -22,14 +22,17 @@ sys.path.insert(0, os.path.join(HERE, "..", "view"))
 from browser_test import Browser  # noqa: E402
 from serve_common import SKIP, Server, fail, tournament_cmd  # noqa: E402
 
-GAMES = "[...document.querySelectorAll('table.standings tr')].slice(1).map(r => Number(r.cells[6].textContent))" \
-        ".reduce((a, b) => a + b, 0)"
-STATUS = "(document.querySelector('.tournament .badge') || {}).textContent || ''"
+GAMES = "([...document.querySelectorAll('table.standings tr')].slice(1).map(r => Number(r.cells[6].textContent))" \
+        ".reduce((a, b) => a + b, 0))"
+STATUS = "((document.querySelector('.tournament .badge') || {}).textContent || '')"
 
 
 def shoot(browser, folder, name, width, height):
     browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1,
                                                          "mobile": False})
+    # Two animation frames after the resize, so that the capture is of the page as it is now.
+    browser.send("Runtime.evaluate", {"expression": "new Promise(r => requestAnimationFrame(() => "
+                                      "requestAnimationFrame(r)))", "awaitPromise": True})
     time.sleep(0.3)
     path = os.path.join(folder, f"{name}-{width}x{height}.png")
     browser.screenshot(path)
@@ -54,7 +57,7 @@ def main():
     shots = args.screenshots or os.path.join(args.scratch, "shots")
     os.makedirs(shots, exist_ok=True)
     db = os.path.join(args.scratch, "live.sqlite")
-    env = dict(os.environ, ARBITER_BOTS=args.bots)
+    env = dict(os.environ, ARBITER_BOTS=os.path.abspath(args.bots))
     server = Server(args.arbiter, [db], ["--tick-ms", "200"])
     profile = tempfile.mkdtemp(prefix="serve-chromium-")
     try:
@@ -89,6 +92,10 @@ def main():
         browser.wait_for(f"{STATUS} === 'ended'", timeout=120)
         shoot(browser, shots, "serve-ended", 1400, 900)
         shoot(browser, shots, "serve-ended", 1024, 768)
+        now = browser.evaluate(STATUS + " + ' ' + document.getElementById('updated').textContent + ' ' + "
+                               "document.querySelector('.progress-text').textContent")
+        if not now.startswith("ended"):
+            fail(f"the page went back from 'ended': {now}")
         final = browser.evaluate(GAMES)
         # A finished match opens its viewer.
         browser.navigate(browser.evaluate("document.querySelector('table.recent a').href"))

@@ -28,7 +28,7 @@ def tournament_cmd(arbiter, db, config, jobs=2, extra=()):
 
 
 def run_tournament(arbiter, db, config, bots, jobs=2):
-    env = dict(os.environ, ARBITER_BOTS=bots)
+    env = dict(os.environ, ARBITER_BOTS=os.path.abspath(bots))
     started = time.monotonic()
     r = subprocess.run(tournament_cmd(arbiter, db, config, jobs), env=env, capture_output=True, text=True)
     if r.returncode != 0:

@@ -89,7 +89,7 @@ def main():
     os.makedirs(args.scratch)
     db = os.path.join(args.scratch, "results.sqlite")
     other = os.path.join(args.scratch, "other.sqlite")
-    env = dict(os.environ, ARBITER_BOTS=args.bots)
+    env = dict(os.environ, ARBITER_BOTS=os.path.abspath(args.bots))
     # A tournament and a ladder in one file, another tournament in a second file.
     run_tournament(args.arbiter, db, args.config, args.bots)
     r = subprocess.run([args.arbiter, "ladder", "-q", "--db", db, "--config", args.ladder_config, "--add",

@@ -19,7 +19,7 @@
     for (const r of rows) t.append(r);
     return t;
   }
-  function td(text, left) { return el('td', { class: left ? 'l' : '', text: String(text) }); }
+  function td(text, left) { return el('td', { class: left === 2 ? 'l w' : left ? 'l' : '', text: String(text) }); }
   function clock(s) {
     s = Math.max(0, Math.round(s));
     const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, x = s % 60;
@@ -48,15 +48,19 @@
   }
   function options(o) {
     if (!o || typeof o !== 'object') return '';
-    return Object.entries(o).map(([k, v]) => k + '=' + String(v).split('/').pop()).join(' ');
+    // File options by their name only, long values cut: the line says which map or deal, briefly.
+    return Object.entries(o).filter(([, v]) => String(v) !== '').map(([k, v]) => {
+      const text = String(v).split('/').pop();
+      return k + '=' + (text.length > 24 ? text.slice(0, 23) + '…' : text);
+    }).join(' ');
   }
   function running(list, delay) {
     if (!list.length) return null;
     const rows = list.map((m) => {
       const used = m.seats.map((s) => `${s.seat} ${(s.charged_ms / 1000).toFixed(2)}s`).join(', ');
-      return el('tr', {}, el('td', { class: 'l' }, el('a', { href: m.href, text: m.name })), td(m.bots.join(' vs '), 1),
-        td(('seed ' + m.seed + ' ' + options(m.options)).trim(), 1), td(m.step < 0 ? '–' : m.step),
-        td(clock(m.elapsed_s)), td(used, 1));
+      return el('tr', {}, el('td', { class: 'l' }, el('a', { href: m.href, text: m.name })), td(m.bots.join(' vs '), 2),
+        td(('seed ' + m.seed + ' ' + options(m.options)).trim(), 2), td(m.step < 0 ? '–' : m.step),
+        td(clock(m.elapsed_s)), td(used, 2));
     });
     return el('div', {}, el('h3', { text: `Playing now (${list.length})` + (delay ? `, shown ${delay} steps behind` : '') }),
       table([['match', 1], ['bots', 1], ['map / deal', 1], ['step'], ['elapsed'], ['time used', 1]], rows, 'running'));
@@ -65,7 +69,7 @@
     if (!list.length) return null;
     const rows = list.map((m) => el('tr', {}, el('td', { class: 'l' }, el('a', { href: m.href, text: m.key })),
       td(m.seats.map((s) => `${s.bot} ${s.rank === 1 ? '1st' : '#' + s.rank} ${s.score}` +
-        (s.status !== 'ok' ? ` (${s.status})` : '')).join(', '), 1), td(m.wall_s.toFixed(1) + ' s')));
+        (s.status !== 'ok' ? ` (${s.status})` : '')).join(', '), 2), td(m.wall_s.toFixed(1) + ' s')));
     return el('div', {}, el('h3', { text: 'Finished (latest first; a key opens its viewer)' }),
       table([['match', 1], ['result', 1], ['wall']], rows, 'recent'));
   }
@@ -82,8 +86,9 @@
     if (t.rate) line += `, ${(t.rate * 60).toFixed(1)} matches/min`;
     if (t.eta_s !== undefined) line += `, ETA ${clock(t.eta_s)}`;
     card.append(bar, el('p', { class: 'note progress-text', text: line }));
+    card.append(running(t.running, delay) || '');
     card.append(el('div', { class: 'cols' }, el('div', {}, el('h3', { text: 'Standings (BayesElo, 95% intervals)' }),
-      standings(t.standings)), el('div', {}, running(t.running, delay), recent(t.recent))));
+      standings(t.standings)), el('div', {}, recent(t.recent))));
     return card;
   }
   function ladder(src, g) {
