@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "arbiter/match/match_files.hpp"
+#include "core/match_record.hpp"
 
 namespace arb::tournament {
 namespace {
@@ -24,6 +24,19 @@ struct LiveFile {
         if (!path.empty()) fs::remove(path, ec);
     }
 };
+
+// Written beside and renamed, so that a reader never sees half of one; not synced to the disk,
+// as a file that only lives while its match plays needs not survive the machine.
+bool write_live_file(const fs::path& path, const std::string& text) {
+    const fs::path temporary = path.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!(out << text) || !out.flush()) return false;
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    return !ec;
+}
 
 }  // namespace
 
@@ -46,8 +59,7 @@ MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
                 std::error_code ec;
                 fs::create_directories(live_dir, ec);
                 const fs::path path = live_dir / (folder.filename().string() + ".json");
-                write_file_atomically(path, j.dump());
-                file.path = path;
+                if (write_live_file(path, j.dump())) file.path = path;
             } catch (const std::exception&) {
                 // The live page is a view; the match plays whether it can be listed or not.
             }

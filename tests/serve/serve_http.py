@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`arbiter serve` through the binary, over plain HTTP: a tournament and a ladder in one file and
 a second file on one page; finished matches link to their viewer; a tournament that runs shows
-its running matches with their step, then ends; unknown paths and every way out of what is served
+its running matches with their step, then ends (and --delay holds the steps back); unknown paths and every way out of what is served
 (.., percent-encoded, doubled slashes) are 404 and show no file; bad requests are answered and
 the server stays up; a client leaving mid-stream costs nothing; the databases are never changed;
 SIGTERM and SIGINT stop it cleanly with clients connected.
@@ -119,6 +119,9 @@ def main():
     # with their step, and ends.
     follower = EventStream(server.host, server.port)
     follower.next_event()
+    # A second server holds the matches back more steps than they have: none may show a step.
+    delayed = Server(args.arbiter, [other], ["--tick-ms", "100", "--delay", "100000"])
+    delayed_steps = set()
     proc = subprocess.Popen(tournament_cmd(args.arbiter, other, args.config, 2), env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen_running, seen_step, seen_live_page, ended = False, False, False, False
@@ -135,7 +138,12 @@ def main():
                     status, body = get(server.host, server.port, m["href"])
                     seen_live_page = status == 200 and b"data-events" in body
             ended = ended or (t2["status"] == "ended" and proc.poll() is not None)
+        for t3 in state(delayed)["sources"][0].get("tournaments", []):
+            delayed_steps.update(m["step"] for m in t3["running"])
     proc.wait()
+    delayed.stop()
+    if delayed_steps - {0, -1}:
+        fail(f"--delay 100000 showed steps {sorted(delayed_steps)}")
     follower.close()
     if not (seen_running and seen_step and seen_live_page and ended):
         fail(f"while a tournament ran: running {seen_running}, a step {seen_step}, its page {seen_live_page}, "
