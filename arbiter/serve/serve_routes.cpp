@@ -40,7 +40,8 @@ void Routes::refresh() {
 json Routes::state() const {
     json sources = json::array();
     for (const auto& s : sources_) sources.push_back(s->state());
-    return {{"now", utc_timestamp_now()}, {"delay_steps", delay_steps_}, {"sources", std::move(sources)}};
+    // No clock in it: a state that did not change is not sent again.
+    return {{"delay_steps", delay_steps_}, {"sources", std::move(sources)}};
 }
 
 std::optional<json> Routes::live(const std::string& topic) {

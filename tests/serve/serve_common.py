@@ -27,10 +27,10 @@ def tournament_cmd(arbiter, db, config, jobs=2, extra=()):
     return [arbiter, "tournament", "-q", "--config", config, "--db", db, "-j", str(jobs), *extra]
 
 
-def run_tournament(arbiter, db, config, bots, jobs=2):
+def run_tournament(arbiter, db, config, bots, jobs=2, extra=()):
     env = dict(os.environ, ARBITER_BOTS=os.path.abspath(bots))
     started = time.monotonic()
-    r = subprocess.run(tournament_cmd(arbiter, db, config, jobs), env=env, capture_output=True, text=True)
+    r = subprocess.run(tournament_cmd(arbiter, db, config, jobs, extra), env=env, capture_output=True, text=True)
     if r.returncode != 0:
         fail(f"tournament exited {r.returncode}: {r.stderr[-2000:]}")
     return time.monotonic() - started

@@ -122,7 +122,7 @@
           el('p', { class: 'note', text: 'No tournament or ladder in this file yet.' })));
     }
     main.replaceChildren(...out);
-    $('updated').textContent = 'updated ' + state.now;
+    $('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
   }
   const events = new EventSource('/events');
   events.onopen = () => { $('conn').textContent = 'live'; $('conn').className = 'up'; };
