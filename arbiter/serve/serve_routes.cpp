@@ -21,7 +21,7 @@ Reply json_reply(const json& value) {
 }
 
 // Small numbers only: an index never needs more digits, and stoi cannot overflow.
-const std::regex kLive(R"(/(events/|api/)?live/([0-9]{1,4})/([0-9]{1,5})/(r[0-9]{1,6}-g[0-9]{1,6}-s[0-9]{1,4}))");
+const std::regex kLive(R"(/(events/|api/|frames/)?live/([0-9]{1,4})/([0-9]{1,5})/(r[0-9]{1,6}-g[0-9]{1,6}-s[0-9]{1,4}))");
 const std::regex kView(R"(/view/([0-9]{1,4})/([0-9]{1,15}))");
 
 }  // namespace
@@ -91,6 +91,11 @@ Reply Routes::handle(const std::string& target) {
         if (!state) return not_found();
         if (m[1] == "events/") return {200, "", "", topic};
         if (m[1] == "api/") return json_reply(*state);
+        if (m[1] == "frames/") {
+            const auto page = sources_[static_cast<std::size_t>(std::stoi(m[2]))]->live_viewer(
+                static_cast<std::size_t>(std::stoi(m[3])), m[4]);
+            return page ? Reply{200, "text/html; charset=utf-8", *page, std::nullopt} : not_found();
+        }
         return {200, "text/html; charset=utf-8",
                 match_page((*state).value("tournament", std::string()) + " " + std::string(m[4]), "/events/" + topic),
                 std::nullopt};

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
+#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
@@ -14,11 +15,14 @@
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/report/report_data.hpp"
 #include "arbiter/tournament/live_matches.hpp"
+#include "arbiter/view/match_view.hpp"
+#include "arbiter/view/viewer_page.hpp"
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/run_status.hpp"
 #include "rating/sqlite_db.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::serve {
 namespace {
@@ -235,6 +239,7 @@ std::optional<json> SourceState::live_match(std::size_t tournament, const std::s
         auto follower = path == live_paths_.end() ? followers_.end() : followers_.find(path->second);
         json out = r;
         out["tournament"] = t["name"];
+        out["frames"] = live_frames(tournament, name, false).has_value();
         out["lines"] = json::array();
         if (follower == followers_.end()) return out;
         // Lines of the steps shown only: the delay holds back what the bots see as they play.
@@ -256,6 +261,43 @@ std::optional<json> SourceState::live_match(std::size_t tournament, const std::s
     } catch (const rating::SqliteError&) {
     }
     return std::nullopt;
+}
+
+std::optional<std::string> SourceState::live_viewer(std::size_t tournament, const std::string& name) {
+    return live_frames(tournament, name, true);
+}
+
+// page false: only whether there would be one (the replay file is there and its game's viewer
+// reads a text replay), without reading it.
+std::optional<std::string> SourceState::live_frames(std::size_t tournament, const std::string& name, bool page) {
+    const auto path = live_paths_.find({tournament, name});
+    if (options_.delay_steps > 0 || path == live_paths_.end()) return std::nullopt;
+    try {
+        const std::string game = state_["tournaments"][tournament]["game"];
+        const GameDescriptor& descriptor = find_game(game);
+        if (descriptor.viewer.replay_is_folder || !descriptor.viewer.read) return std::nullopt;
+        const fs::path folder = fs::path(path->second).parent_path();
+        const fs::path replay = folder / descriptor.replay_file;
+        std::ifstream in(replay, std::ios::binary);
+        if (!in) return std::nullopt;
+        std::string text(std::min<std::size_t>(fs::file_size(replay), kMaxReplayBytes), '\0');
+        in.read(text.data(), static_cast<std::streamsize>(text.size()));
+        text.resize(static_cast<std::size_t>(in.gcount()));
+        text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);  // whole lines only
+        const ReplayText r{replay, std::move(text), nullptr};
+        if (r.text.empty() || !descriptor.viewer.recognises(r)) return std::nullopt;
+        if (!page) return std::string();
+        view::MatchView v;
+        v.game = game;
+        v.folder = folder;
+        v.data = {{"game", game},
+                  {"title", fmt::format("{} {} (live)", state_["tournaments"][tournament]["name"].get<std::string>(), name)},
+                  {"record", nullptr},
+                  {"replay", descriptor.viewer.read(r)}};
+        return view::viewer_page(v);
+    } catch (const std::exception&) {
+        return std::nullopt;  // a replay caught mid-write, or a game this build does not know
+    }
 }
 
 std::optional<fs::path> SourceState::match_folder(std::int64_t id) {

@@ -40,14 +40,17 @@ public:
     // nullopt when the tournament (by index in state) runs no such match and never stored it.
     std::optional<nlohmann::json> live_match(std::size_t tournament, const std::string& name);
 
+    // A running match's viewer page from the replay its game has written so far, where the game
+    // writes a text replay as it plays and its viewer reads the part written (cut at the last
+    // whole line); nullopt otherwise, and always under a delay (a replay has no steps to hold back).
+    std::optional<std::string> live_viewer(std::size_t tournament, const std::string& name);
+
     // The folder of a stored match (for its viewer), nullopt when there is none.
     std::optional<std::filesystem::path> match_folder(std::int64_t id);
 
 private:
     void read_stored(const rating::Store& store);
-    nlohmann::json running_of(const nlohmann::json& tournament);
-    nlohmann::json live_view(const std::string& tournament, const std::string& name, TranscriptFollower& follower,
-                             const nlohmann::json& file) const;
+    std::optional<std::string> live_frames(std::size_t tournament, const std::string& name, bool page);
 
     int index_;
     std::string path_;

@@ -3,6 +3,16 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const source = new EventSource(document.body.dataset.events);
+  // The board, where the game's replay is written as it plays: its viewer at the last step,
+  // loaded again every few seconds (the query only keeps the browser from reusing the last one).
+  const frames = document.getElementById('frames');
+  let loaded = 0;
+  function showFrames() {
+    if (Date.now() - loaded < 3000) return;
+    loaded = Date.now();
+    frames.hidden = false;
+    frames.src = document.body.dataset.events.replace('/events/', '/frames/') + '?n=' + loaded + '#frame=999999';
+  }
   source.onmessage = (e) => {
     const m = JSON.parse(e.data);
     if (m.finished) {
@@ -12,6 +22,7 @@
       source.close();
       return;
     }
+    if (m.frames) showFrames();
     if (m.gone) { $('status').textContent = 'This match is no longer running (the run stopped).'; return; }
     $('status').textContent = `${m.bots.join(' vs ')}, seed ${m.seed}: step ${m.step < 0 ? '–' : m.step}` +
       (m.delay_steps ? ` (shown ${m.delay_steps} steps behind)` : '') + `, ${m.elapsed_s.toFixed(1)} s`;
