@@ -268,7 +268,7 @@ std::optional<std::string> SourceState::live_viewer(std::size_t tournament, cons
 }
 
 // page false: only whether there would be one (the replay file is there and its game's viewer
-// reads a text replay), without reading it.
+// recognises its start), without reading all of it.
 std::optional<std::string> SourceState::live_frames(std::size_t tournament, const std::string& name, bool page) {
     const auto path = live_paths_.find({tournament, name});
     if (options_.delay_steps > 0 || path == live_paths_.end()) return std::nullopt;
@@ -280,7 +280,9 @@ std::optional<std::string> SourceState::live_frames(std::size_t tournament, cons
         const fs::path replay = folder / descriptor.replay_file;
         std::ifstream in(replay, std::ios::binary);
         if (!in) return std::nullopt;
-        std::string text(std::min<std::size_t>(fs::file_size(replay), kMaxReplayBytes), '\0');
+        // Whether there would be a page is told by the file's start, what `recognises` looks at.
+        const std::size_t limit = page ? kMaxReplayBytes : std::size_t{64} << 10;
+        std::string text(std::min<std::size_t>(fs::file_size(replay), limit), '\0');
         in.read(text.data(), static_cast<std::streamsize>(text.size()));
         text.resize(static_cast<std::size_t>(in.gcount()));
         text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);  // whole lines only
