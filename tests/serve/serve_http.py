@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`arbiter serve` through the binary, over plain HTTP: a tournament and a ladder in one file and
 a second file on one page; finished matches link to their viewer; a tournament that runs shows
-its running matches with their step, then ends (and --delay holds the steps back); unknown paths and every way out of what is served
+its running matches with their step, then ends (and --delay holds the steps back); one stopped
+by Ctrl-C part way shows as interrupted; unknown paths and every way out of what is served
 (.., percent-encoded, doubled slashes) are 404 and show no file; bad requests are answered and
 the server stays up; a client leaving mid-stream costs nothing; the databases are never changed;
 SIGTERM and SIGINT stop it cleanly with clients connected.
@@ -148,6 +149,20 @@ def main():
     if not (seen_running and seen_step and seen_live_page and ended):
         fail(f"while a tournament ran: running {seen_running}, a step {seen_step}, its page {seen_live_page}, "
              f"ended {ended}")
+
+    # A run stopped by Ctrl-C part way shows as interrupted, with what it stored.
+    cut = os.path.join(args.scratch, "cut.sqlite")
+    run = subprocess.Popen(tournament_cmd(args.arbiter, cut, args.config, 1), env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    run.send_signal(signal.SIGINT)
+    run.wait()
+    watcher = Server(args.arbiter, [cut])
+    cut_state = state(watcher)["sources"][0]
+    watcher.stop()
+    statuses = [(t["status"], t["stored"], t["scheduled"]) for t in cut_state.get("tournaments", [])]
+    if len(statuses) != 1 or statuses[0][0] != "interrupted" or not statuses[0][1] < statuses[0][2]:
+        fail(f"a run stopped part way should show as interrupted: {statuses} {cut_state.get('error', '')}")
 
     # Stopped with clients connected, by SIGTERM and (a second server) by SIGINT.
     clients = [EventStream(server.host, server.port) for _ in range(5)]
