@@ -76,7 +76,7 @@ std::int64_t check_store_identity(Database& db, const std::string& path, OpenMod
         throw UserError(fmt::format("database '{}' has schema version {}, newer than this arbiter knows ({}); "
                                     "use a newer arbiter",
                                     path, version, Store::kSchemaVersion));
-    if (mode == OpenMode::read_only) {
+    if (mode == OpenMode::read_only || mode == OpenMode::read_only_beside_writers) {
         if (fresh) throw UserError(fmt::format("database '{}' is empty (no arbiter store in it)", path));
         if (version < Store::kOldestReadableVersion)
             throw UserError(fmt::format("database '{}' has the old schema version {}; run a writing command "
@@ -124,6 +124,15 @@ Database::Access quiet_read_access(const std::string& path) {
     const fs::path folder = fs::absolute(path, ec).parent_path();
     if (::access(path.c_str(), W_OK) == 0 && ::access(folder.c_str(), W_OK) == 0) return Database::Access::read_write;
     return Database::Access::read_only_immutable;
+}
+
+// A reader that leaves the file as it found it: beside a writer (its -wal file there) a plain
+// read-only connection, which shares the writer's -shm; else immutable, as nothing else has the
+// file open to write it and a plain one would create the -wal and -shm files.
+Database::Access shared_read_access(const std::string& path) {
+    std::error_code ec;
+    return is_file_database(path) && !fs::exists(path + "-wal", ec) ? Database::Access::read_only_immutable
+                                                                    : Database::Access::read_only;
 }
 
 // Turns SQLite's "this is not a database / it is damaged" into the user's problem.
@@ -214,9 +223,10 @@ Store::Store(Database db) : db_(std::move(db)) {}
 
 Store Store::open(const std::string& path, OpenMode mode) {
     const bool exists = check_file_before_open(path, mode);
-    const auto access = mode == OpenMode::read_only ? quiet_read_access(path)
-                        : exists                    ? Database::Access::read_write
-                                                    : Database::Access::read_write_create;
+    const auto access = mode == OpenMode::read_only_beside_writers ? shared_read_access(path)
+                        : mode == OpenMode::read_only              ? quiet_read_access(path)
+                        : exists                                   ? Database::Access::read_write
+                                                                   : Database::Access::read_write_create;
     try {
         Database db(path, access);
         // Opened for writing to read only: the connection may not write.
@@ -224,7 +234,7 @@ Store Store::open(const std::string& path, OpenMode mode) {
         // Two arbiters on one file wait for each other instead of failing at once.
         sqlite3_busy_timeout(db.handle(), lock_wait_ms());
         const std::int64_t version = check_store_identity(db, path, mode);
-        if (mode != OpenMode::read_only) prepare_for_writing(db, version);
+        if (mode != OpenMode::read_only && mode != OpenMode::read_only_beside_writers) prepare_for_writing(db, version);
         return Store(std::move(db));
     } catch (const SqliteError& e) {
         rethrow_open_error(path, e);

@@ -30,6 +30,11 @@ bool is_file_database(const std::string& path);
 
 enum class OpenMode {
     read_only,        // must exist and be an arbiter store at the current schema; never written
+    // As read_only, for a reader that looks again and again while another process may write (a
+    // live page): always SQLITE_OPEN_READONLY, and, when no -wal file is there (no writer has the
+    // file open), immutable, so that it creates no -wal or -shm file either. Such a connection is
+    // for one short look: opened, read, closed.
+    read_only_beside_writers,
     read_write,       // must exist; migrated to the current schema if older
     create_or_open,   // created (with its directory) if missing, else as read_write
 };

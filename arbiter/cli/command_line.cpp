@@ -199,6 +199,7 @@ int arb::cli::run_command_line(int argc, char** argv) {
     arb::cli::add_match_commands(app);
     arb::cli::add_head_to_head_command(app);
     arb::cli::add_view_command(app);
+    arb::cli::add_serve_command(app);
     arb::cli::add_diff_command(app);
     add_log_flags(&app, verbose, quiet, shared_outputs);
 

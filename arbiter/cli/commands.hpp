@@ -97,6 +97,7 @@ void add_match_commands(CLI::App& app);       // matches, show             (matc
 std::string version_text();
 void add_head_to_head_command(CLI::App& app);        // match A B                 (head_to_head_command.cpp)
 void add_view_command(CLI::App& app);                // view                      (view_command.cpp)
+void add_serve_command(CLI::App& app);               // serve                     (serve_command.cpp)
 void add_diff_command(CLI::App& app);                // diff OLD NEW              (diff_command.cpp)
 
 }  // namespace arb::cli

@@ -1,5 +1,7 @@
 #include "arbiter/tournament/tournament_runner.hpp"
 
+#include "arbiter/tournament/live_matches.hpp"
+
 #include <malloc.h>
 
 #include <chrono>
@@ -147,7 +149,8 @@ namespace {
 class TournamentRun {
 public:
     TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
-                  const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play);
+                  const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play,
+                  std::filesystem::path live_dir);
     TournamentOutcome run();
 
 private:
@@ -170,6 +173,7 @@ private:
     void fill_outcome();
 
     const TournamentRunner& runner_;
+    const std::filesystem::path live_dir_;  // where running matches' live files go ("" = none)
     const TournamentConfig& config_;
     TournamentStore& store_;
     const RunnerOptions& options_;
@@ -190,8 +194,9 @@ private:
 };
 
 TournamentRun::TournamentRun(const TournamentRunner& runner, const TournamentConfig& config, TournamentStore& store,
-                             const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play)
-    : runner_(runner), config_(config), store_(store), options_(options), name_(config.name),
+                             const RatingFit& fit, const RunnerOptions& options, const MatchFunction& play,
+                             std::filesystem::path live_dir)
+    : runner_(runner), live_dir_(std::move(live_dir)), config_(config), store_(store), options_(options), name_(config.name),
       planner_(make_planner(config, fit)), streaks_(options.forfeits.max_faults),
       pool_(options.plan_only ? 0 : options.jobs, play, options.stop_requested, [this](Completion& c) { take(c); }),
       progress_(options.progress_out ? options.progress_out : stderr, options.progress_on_terminal,
@@ -207,6 +212,7 @@ TournamentOutcome TournamentRun::run() {
     store_.store().limit_page_cache(kPageCacheKib);
     store_.open_tournament(name_, config_.game, config_.identity_json());
     store_.claim(name_);
+    if (!live_dir_.empty()) clear_live_files(live_dir_);  // a killed run's; the claim makes them ours
     struct Release {
         TournamentStore& s;
         const std::string& n;
@@ -469,7 +475,10 @@ void TournamentRun::fill_outcome() {
 }  // namespace
 
 TournamentOutcome TournamentRunner::run() {
-    return TournamentRun(*this, config_, store_, fit_, options_, play_).run();
+    if (files_root_.empty() || options_.plan_only) return TournamentRun(*this, config_, store_, fit_, options_, play_, {}).run();
+    const std::filesystem::path live = live_folder(files_root_ / config_.name);
+    const MatchFunction play = with_live_files(play_, live);
+    return TournamentRun(*this, config_, store_, fit_, options_, play, live).run();
 }
 
 }  // namespace arb::tournament

@@ -1,0 +1,104 @@
+#include "arbiter/tournament/live_matches.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "core/match_record.hpp"
+
+namespace arb::tournament {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::size_t kLiveFileMax = 64 * 1024;
+
+// Removes the file when the match returns, however it returns.
+struct LiveFile {
+    fs::path path;
+    ~LiveFile() {
+        std::error_code ec;
+        if (!path.empty()) fs::remove(path, ec);
+    }
+};
+
+// Written beside and renamed, so that a reader never sees half of one; not synced to the disk,
+// as a file that only lives while its match plays needs not survive the machine.
+bool write_live_file(const fs::path& path, const std::string& text) {
+    const fs::path temporary = path.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!(out << text) || !out.flush()) return false;
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    return !ec;
+}
+
+}  // namespace
+
+fs::path live_folder(const fs::path& tournament_folder) { return tournament_folder / "live"; }
+
+MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
+    return [play = std::move(play), live_dir = std::move(live_dir)](const MatchRequest& request) {
+        LiveFile file;
+        if (!request.transcript_path.empty()) {
+            const fs::path folder = request.transcript_path.parent_path();
+            json j = {{"folder", folder.string()},
+                      {"transcript", request.transcript_path.string()},
+                      {"seed", request.seed},
+                      {"rotation", request.rotation},
+                      {"options", request.options.to_json()},
+                      {"started_at", utc_timestamp_now()}};
+            j["bots"] = json::array();
+            for (const auto& b : request.bots) j["bots"].push_back(b.name);
+            try {
+                std::error_code ec;
+                fs::create_directories(live_dir, ec);
+                const fs::path path = live_dir / (folder.filename().string() + ".json");
+                if (write_live_file(path, j.dump())) file.path = path;
+            } catch (const std::exception&) {
+                // The live page is a view; the match plays whether it can be listed or not.
+            }
+        }
+        return play(request);
+    };
+}
+
+void clear_live_files(const fs::path& live_dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(live_dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".json") fs::remove(it->path(), ec);
+}
+
+std::vector<LiveMatchFile> read_live_files(const fs::path& live_dir, std::size_t limit) {
+    std::vector<LiveMatchFile> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(live_dir, ec), end; !ec && it != end && out.size() < limit; it.increment(ec)) {
+        const fs::path& p = it->path();
+        if (p.extension() != ".json" || !it->is_regular_file(ec) || it->file_size(ec) > kLiveFileMax) continue;
+        std::ifstream in(p, std::ios::binary);
+        const json j = json::parse(in, nullptr, false);
+        if (!j.is_object()) continue;  // half written or not ours
+        try {
+            LiveMatchFile f;
+            f.name = p.stem().string();
+            f.folder = j.at("folder").get<std::string>();
+            f.transcript = j.at("transcript").get<std::string>();
+            f.seed = j.at("seed").get<std::uint64_t>();
+            f.rotation = j.at("rotation").get<int>();
+            f.options_json = j.at("options").get<std::string>();
+            f.started_at = j.at("started_at").get<std::string>();
+            for (const auto& b : j.at("bots")) f.bots.push_back(b.get<std::string>());
+            out.push_back(std::move(f));
+        } catch (const json::exception&) {
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    return out;
+}
+
+}  // namespace arb::tournament
