@@ -1,11 +1,14 @@
 #include "arbiter/cli/result_table.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/utf8_text.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::cli {
 namespace {
@@ -85,6 +88,22 @@ void print_rotation_summary(std::ostream& out, const std::vector<MatchRecord>& r
         out << fmt::format("  {:<20} {:>8g}{}\n", bot, score,
                            faults[bot] ? fmt::format("  ({} faulted)", faults[bot]) : std::string());
     }
+}
+
+std::string map_of(const MatchRecord& record) {
+    const GameDescriptor* game = nullptr;
+    for (const auto& g : all_games())
+        if (g.name == record.game) game = &g;
+    if (game == nullptr || !game->map_files) return "";
+    // A stored record's options are as it was played (an older name of the option included).
+    const auto config = nlohmann::json::parse(record.config_json, nullptr, false);
+    if (!config.is_object()) return "";
+    for (const auto& [key, value] : config.items()) {
+        if (!value.is_string()) continue;
+        if (find_option_spec(game->options, key) == find_option_spec(game->options, game->map_files->option))
+            return std::filesystem::path(value.get<std::string>()).filename().string();
+    }
+    return "";
 }
 
 }  // namespace arb::cli
