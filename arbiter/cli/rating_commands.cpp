@@ -298,7 +298,7 @@ std::pair<std::string, std::set<std::string>> maps_played(const SourceArgs& a) {
 
 // --by map: one fit per map, from the matches played on it, in the order of the maps' names.
 void run_rate_by_map(const RateArgs& args) {
-    if (args.by != "map") throw UserError(fmt::format("--by '{}': expected map", args.by));
+    if (args.by != "map" && args.by != "field") throw UserError(fmt::format("--by '{}': expected map (or field)", args.by));
     if (args.source.db_path.empty()) throw UserError("--by map reads the matches of a store: give --db");
     if (!args.snapshot_label.empty() || !args.write_pgn_path.empty() || args.format == "csv")
         throw UserError("--by map prints a table (or JSON) per map; --save-snapshot, --write-pgn and csv take one table");
@@ -465,7 +465,7 @@ void add_rating_commands(CLI::App& app) {
             ->capture_default_str();
         add_bootstrap_options(sub, args->model);
         sub->add_option("--format", args->format, "table (bayeselo's layout), json or csv")->capture_default_str();
-        sub->add_option("--by", args->by, "map: a table per map (or field), each from the matches played on it (--db)");
+        sub->add_option("--by", args->by, "map (or field): a table per map, each from the matches played on it (--db)");
         sub->add_option("--write-pgn", args->write_pgn_path,
                         "Also write the rated pairwise results as a result-only PGN (to check with bayeselo or Ordo)");
         sub->add_option("--save-snapshot", args->snapshot_label, "Store the table as a rating snapshot with this label");

@@ -28,8 +28,8 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
     cmd->add_option("--game", a.game, "Game name (arbiter games)");
     cmd->add_option("--bot", a.bots, "Bot spec: name=N cmd=\"...\" [dir=..] [arg=..] [env.K=V] (repeatable)");
     cmd->add_option("--set", a.sets, "Game option KEY=VALUE (repeatable)");
-    cmd->add_option("--maps", a.maps, "Pool of maps: files, folders or globs (repeatable; Ants, smart-dog)");
-    cmd->add_option("--fields", a.fields, "Pool of fields: files, folders or globs (repeatable; SamurAI)");
+    cmd->add_option("--maps", a.maps, "Pool of maps: files, folders or globs (repeatable; games played on maps)");
+    cmd->add_option("--fields", a.fields, "Pool of fields: files, folders or globs (repeatable; games played on fields)");
     cmd->add_option("--seed", a.seed, "Seed of the whole schedule")->check(unsigned_integer());
     cmd->add_option("--players", a.players, "Bots per match");
     cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/rng.hpp"
+#include "arbiter/tournament/tournament_config.hpp"
 #include "core/user_error.hpp"
 
 namespace arb::tournament {
@@ -120,6 +121,23 @@ std::vector<int> sitting_out(int n, int size, int visit, std::uint64_t seed) {
         out.push_back(order[static_cast<std::size_t>((static_cast<std::int64_t>(visit) * left + i) % n)]);
     std::sort(out.begin(), out.end());
     return out;
+}
+
+void load_map_pool(TournamentConfig& c, const GameDescriptor& game) {
+    if (c.map_sources_key.empty()) return;
+    const std::string& where = c.map_sources_where;
+    if (!game.map_files)
+        throw UserError(fmt::format("{}: game '{}' is played without maps or fields: remove '{}'", where, game.name,
+                                    c.map_sources_key));
+    const MapFiles& files = *game.map_files;
+    if (c.map_sources_key != files.pool_key)
+        throw UserError(fmt::format("{}: game '{}' is played on {}: write '{}', not '{}'", where, game.name,
+                                    files.pool_key, files.pool_key, c.map_sources_key));
+    for (const auto& [key, value] : c.options)
+        if (find_option_spec(game.options, key) == find_option_spec(game.options, files.option))
+            throw UserError(fmt::format("{}: give a pool of {} or the option '{}', not both", where, files.pool_key, key));
+    c.map_option = files.option;
+    c.map_pool = expand_map_pool(c.map_sources, c.map_sources_base, files, where);
 }
 
 std::string map_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }

@@ -462,23 +462,6 @@ void resolve_relative_paths(TournamentConfig& c, const std::filesystem::path& ba
     if (!c.map_sources.empty()) c.map_sources_base = base.string();
 }
 
-void load_map_pool(TournamentConfig& c, const GameDescriptor& game) {
-    if (c.map_sources_key.empty()) return;
-    const std::string& where = c.map_sources_where;
-    if (!game.map_files)
-        throw UserError(fmt::format("{}: game '{}' is played without maps or fields: remove '{}'", where, game.name,
-                                    c.map_sources_key));
-    const MapFiles& files = *game.map_files;
-    if (c.map_sources_key != files.pool_key)
-        throw UserError(fmt::format("{}: game '{}' is played on {}: write '{}', not '{}'", where, game.name,
-                                    files.pool_key, files.pool_key, c.map_sources_key));
-    for (const auto& [key, value] : c.options)
-        if (find_option_spec(game.options, key) == find_option_spec(game.options, files.option))
-            throw UserError(fmt::format("{}: give a pool of {} or the option '{}', not both", where, files.pool_key, key));
-    c.map_option = files.option;
-    c.map_pool = expand_map_pool(c.map_sources, c.map_sources_base, files, where);
-}
-
 namespace {
 
 // Did-you-mean for a game option, '_' and '-' taken as one (a key is written either way).
