@@ -111,11 +111,13 @@ LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, r
     const int wanted = cfg_.players > 0 ? cfg_.players : std::min(game.max_bots, 4);
     group_size_ = std::min(wanted, static_cast<int>(pool_.size()) + 1);
     // A pool's maps that seat the ladder's groups, in the seed's order; round r plays map r mod n.
-    for (const auto& m : tournament::pool_in_seed_order(cfg_.map_pool, cfg_.seed))
-        if (m.players == 0 || m.players == group_size_) maps_.push_back(m.path);
-    if (!cfg_.map_pool.empty() && maps_.empty())
-        throw UserError(fmt::format("no {} of the pool seats {} bots, the size of the ladder's groups ('players')",
-                                    cfg_.map_option, group_size_));
+    // Its groups have one size: a map of another count could never be played.
+    for (const auto& m : tournament::pool_in_seed_order(cfg_.map_pool, cfg_.seed)) {
+        if (m.players != 0 && m.players != group_size_)
+            throw UserError(fmt::format("{} '{}' is for {} players; the ladder plays groups of {} ('players')",
+                                        cfg_.map_option, tournament::map_name(m.path), m.players, group_size_));
+        maps_.push_back(m.path);
+    }
     options_ = GameOptions(game.options, cfg_.options_with_map(maps_.empty() ? "" : maps_.front()));
     stored_ = ladder_store_.matches(tournament_);
     elo_options_ = tournament::tournament_elo_options();
