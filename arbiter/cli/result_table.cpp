@@ -5,7 +5,6 @@
 #include <map>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "core/utf8_text.hpp"
 #include "rules/registry.hpp"
@@ -90,20 +89,6 @@ void print_rotation_summary(std::ostream& out, const std::vector<MatchRecord>& r
     }
 }
 
-std::string map_of(const MatchRecord& record) {
-    const GameDescriptor* game = nullptr;
-    for (const auto& g : all_games())
-        if (g.name == record.game) game = &g;
-    if (game == nullptr || !game->map_files) return "";
-    // A stored record's options are as it was played (an older name of the option included).
-    const auto config = nlohmann::json::parse(record.config_json, nullptr, false);
-    if (!config.is_object()) return "";
-    for (const auto& [key, value] : config.items()) {
-        if (!value.is_string()) continue;
-        if (find_option_spec(game->options, key) == find_option_spec(game->options, game->map_files->option))
-            return std::filesystem::path(value.get<std::string>()).filename().string();
-    }
-    return "";
-}
+std::string map_of(const MatchRecord& record) { return map_file_of(record.game, record.config_json); }
 
 }  // namespace arb::cli

@@ -207,6 +207,7 @@ void run_report_command(const ReportArgs& a) {
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
     options.bootstrap = a.bootstrap;
+    options.map_name = map_file_of;
     if (a.viewers)
         options.viewers = [](const std::filesystem::path& folder) {
             write_file_atomically(folder / "viewer.html", view::viewer_page(view::load_match_view(folder)));

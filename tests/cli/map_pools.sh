@@ -4,7 +4,7 @@
 #   ends with the same ratings, per-map tables and per-match maps as an undisturbed run;
 # - `rate --by map` prints a table per map, each from the matches on it;
 # - the seats and maps planned are the same for the same seed and differ for another;
-# - `matches --format json` names each match's map (and `--json` still works);
+# - `matches --format json` and the report name each match's map (and `--json` still works);
 # - bad pools (unknown map, empty pool, a glob matching nothing, a map no group can fill) are one
 #   line `arbiter: ...`, exit 2, and no database.
 # Usage: map_pools.sh ARBITER BOTS_DIR SHARED_DATA_DIR
@@ -84,6 +84,11 @@ assert all(len(s) == 1 for s in rounds.values()), rounds
 PY
 "$arbiter" matches --db a.sqlite --json >j1 && "$arbiter" matches --db a.sqlite --format json >j2 && cmp -s j1 j2 ||
     fail "matches --json is not --format json"
+
+# The report's match list names each match's map: 2 rounds of 8 rotations on the 8-player map.
+"$arbiter" report --db a.sqlite --out rep >out 2>err || fail "report"
+[ "$(grep -o '<small>random_walk_08p_01.map</small>' rep/index.html | wc -l)" -eq 16 ] ||
+    fail "the report does not name the 8-player map under its 16 matches"
 
 # Seats and maps as planned: the same for the same seed, others for another.
 plan_of() {
