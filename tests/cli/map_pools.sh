@@ -108,6 +108,23 @@ diff p1 p2 >out || fail "the same seed planned other seats or maps"
 if cmp -s p1 p3; then fail "another seed planned the same seats and maps"; fi
 grep -q random_walk_08p_01.map p1 || fail "the plan has no 8-player round"
 
+# A ladder on a pool of 2-player maps: round r plays the r-th map of the seed's order.
+printf '{"game": "ants", "seed": 3, "options": {"turns": 60}, "ladder": {"max_matches": 8},\n "maps": ["%s", "%s"]}\n' \
+    "$maps/maze_02p_02.map" "$maps/tutorial1.map" >ladder.json
+"$arbiter" ladder -q --db l.sqlite --config ladder.json "${field[@]:0:4}" --add "name=new cmd=$bots/ants/hunter_bot" \
+    --no-preflight >out 2>err
+rc=$?
+[ "$rc" -ne 1 ] && [ "$rc" -ne 2 ] || fail "ladder on a pool: exit $rc"
+"$arbiter" matches --db l.sqlite --format json | python3 -c '
+import json, sys
+maps = {m["key"].split("/")[3]: m["map"] for m in json.load(sys.stdin)}
+assert len(set(maps.values())) == 2 and all(maps["r0"] != maps["r1"] for _ in [0]), maps' ||
+    fail "the ladder's rounds did not go round the pool"
+"$arbiter" ladder -q --db l2.sqlite --config ladder.json "${field[@]:0:4}" --add "name=new cmd=$bots/ants/hunter_bot" \
+    --maps "$maps/maze_04p_01.map" --maps "$maps/maze_02p_02.map" >out 2>err
+[ $? -eq 2 ] && [ "$(wc -l <err)" -eq 1 ] && grep -q "^arbiter: map 'maze_04p_01.map' is for 4 players; a ladder" err ||
+    fail "a ladder pool of two player counts is not one line, exit 2"
+
 # Bad pools: one line, exit 2, nothing created.
 bad() {
     local what=$1 want=$2
