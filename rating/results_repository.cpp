@@ -41,6 +41,8 @@ const std::vector<std::string>& tournament_migrations() {
         "CREATE INDEX tournament_match_order ON tournament_match(tournament, round, grp, seating);",
         // v2: when `plan` wrote the match out as a job (NULL: never handed out)
         "ALTER TABLE tournament_match ADD COLUMN handed_out_at TEXT;",
+        // v3: the map (or field) a pool gave the match ('' = the tournament's options)
+        "ALTER TABLE tournament_match ADD COLUMN map TEXT NOT NULL DEFAULT '';",
     };
     return m;
 }
@@ -119,7 +121,7 @@ namespace {
 
 // The columns every schedule query reads, and a row from them.
 constexpr const char* kScheduleColumns =
-    "t.schedule_key, t.round, t.grp, t.seating, t.seed, t.deal_set, t.bots_json";
+    "t.schedule_key, t.round, t.grp, t.seating, t.seed, t.deal_set, t.bots_json, t.map";
 
 ScheduleRow schedule_row(const Statement& q) {
     ScheduleRow m;
@@ -130,6 +132,7 @@ ScheduleRow schedule_row(const Statement& q) {
     m.seed = from_sql(q.column_int64(4));
     m.deal_set = from_sql(q.column_int64(5));
     m.bots = nlohmann::json::parse(q.column_text(6)).get<std::vector<std::string>>();
+    m.map = q.column_text(7);
     return m;
 }
 
@@ -177,12 +180,12 @@ void TournamentTables::insert_schedule(const std::string& name, const std::vecto
     store_.transaction([&] {
         auto insert = StoreAccess::prepare(
             store_,
-            "INSERT INTO tournament_match(schedule_key, tournament, round, grp, seating, seed, deal_set, bots_json) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+            "INSERT INTO tournament_match(schedule_key, tournament, round, grp, seating, seed, deal_set, bots_json, map) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
         for (const ScheduleRow& m : rows) {
             insert.reset();
             insert.bind(1, m.key).bind(2, name).bind(3, m.round).bind(4, m.group).bind(5, m.seating);
-            insert.bind(6, to_sql(m.seed)).bind(7, to_sql(m.deal_set)).bind(8, nlohmann::json(m.bots).dump());
+            insert.bind(6, to_sql(m.seed)).bind(7, to_sql(m.deal_set)).bind(8, nlohmann::json(m.bots).dump()).bind(9, m.map);
             insert.run();
         }
     });

@@ -42,6 +42,7 @@ struct ScheduleRow {
     std::uint64_t seed = 0;
     std::uint64_t deal_set = 0;
     std::vector<std::string> bots;  // in seat order
+    std::string map;                // the pool's map (or field) file; "" = none
 };
 
 // How busy the machine was when a match started, so that timing faults under load can be told

@@ -181,6 +181,13 @@ FilterSql filter_sql(const MatchFilter& filter) {
             out.text_args.push_back(*value);
         }
     }
+    if (filter.option_key && filter.option_file) {
+        // The option's value is the file's name or a path ending in it.
+        const std::string value = "json_extract(m.config_json, ?)";
+        terms.push_back("(" + value + " = ? OR substr(" + value + ", length(" + value + ") - length(?) + 1) = ?)");
+        const std::string path = "$.\"" + *filter.option_key + "\"", tail = "/" + *filter.option_file;
+        out.text_args.insert(out.text_args.end(), {path, *filter.option_file, path, path, tail, tail});
+    }
     if (filter.after_id) {
         terms.push_back("m.id > ?");
         out.after_id = filter.after_id;

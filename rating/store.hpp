@@ -46,6 +46,9 @@ struct MatchFilter {
     std::optional<std::string> until;       // started_at <  until
     std::optional<std::string> tournament;
     std::optional<std::int64_t> after_id;   // id > after_id (incremental readers)
+    // Matches whose game option `option_key` names a file called `option_file` (a map's name).
+    std::optional<std::string> option_key;
+    std::optional<std::string> option_file;
 };
 
 struct StoredMatch {

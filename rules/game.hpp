@@ -130,6 +130,16 @@ struct GameViewer {
     std::function<nlohmann::json(const MatchRecord&, const std::filesystem::path&)> read_folder;
 };
 
+// A game played on a map or field file: the option that names the file, the word for a pool of
+// them (the config key and flag of tournaments and ladders: "maps", "fields"), and how many bots
+// a file seats, read from it (nullopt: any count the game takes). A file that cannot be read or
+// is not the game's throws UserError naming it.
+struct MapFiles {
+    std::string option;    // "map"
+    std::string pool_key;  // "maps"
+    std::function<std::optional<int>(const std::filesystem::path&)> players;
+};
+
 struct GameDescriptor {
     std::string name;      // "planowanie"
     std::string summary;   // one line for `arbiter games`
@@ -148,6 +158,8 @@ struct GameDescriptor {
     std::function<VerifyOutcome(const std::filesystem::path&)> verify;
     // How its matches are shown (arbiter/view).
     GameViewer viewer;
+    // Set by a game played on map or field files: tournaments and ladders then take a pool.
+    std::optional<MapFiles> map_files;
 };
 
 }  // namespace arb

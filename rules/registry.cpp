@@ -1,5 +1,6 @@
 #include "rules/registry.hpp"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/did_you_mean.hpp"
@@ -39,6 +40,21 @@ const GameDescriptor& find_game(const std::string& name) {
         names.push_back(g.name);
     }
     throw UserError("unknown game '" + name + "'" + did_you_mean(name, names) + " (known: " + known + ")");
+}
+
+std::string map_file_of(const std::string& game, const std::string& options_json) {
+    const GameDescriptor* descriptor = nullptr;
+    for (const auto& g : all_games())
+        if (g.name == game) descriptor = &g;
+    if (descriptor == nullptr || !descriptor->map_files) return "";
+    const auto options = nlohmann::json::parse(options_json, nullptr, false);
+    if (!options.is_object()) return "";
+    // Under its key or an older name of it, as the record was written.
+    const GameOptionSpec* wanted = find_option_spec(descriptor->options, descriptor->map_files->option);
+    for (const auto& [key, value] : options.items())
+        if (value.is_string() && find_option_spec(descriptor->options, key) == wanted)
+            return std::filesystem::path(value.get<std::string>()).filename().string();
+    return "";
 }
 
 }  // namespace arb

@@ -81,7 +81,8 @@ void check_tournament(const rating::Store& store, const std::string& db, const s
 struct MatchesArgs {
     std::string db;
     std::string tournament;
-    bool json = false;
+    std::string format = "table";
+    bool json = false;  // --json, the earlier spelling of --format json
 };
 
 void run_matches(const MatchesArgs& a) {
@@ -93,7 +94,7 @@ void run_matches(const MatchesArgs& a) {
     }
     auto matches = store.matches(filter);
     std::sort(matches.begin(), matches.end(), schedule_order);
-    if (a.json) {
+    if (a.json || a.format == "json") {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const auto& m : matches) {
             nlohmann::ordered_json row;
@@ -101,6 +102,8 @@ void run_matches(const MatchesArgs& a) {
             row["id"] = m.id;
             row["tournament"] = m.tournament ? nlohmann::ordered_json(*m.tournament) : nullptr;
             row["game"] = m.record.game;
+            const std::string map = map_of(m.record);
+            row["map"] = map.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(map);
             row["end_reason"] = m.record.end_reason;
             row["participants"] = nlohmann::json(m.record.participants);
             row["folder"] = folder_of(m.record);
@@ -111,8 +114,9 @@ void run_matches(const MatchesArgs& a) {
     }
     for (const auto& m : matches) {
         const std::string folder = folder_of(m.record);
-        std::cout << fmt::format("{}  {}  [{}]{}\n", key_of(m), bots_text(m.record), m.record.end_reason,
-                                 folder.empty() ? "" : "  " + folder);
+        const std::string map = map_of(m.record);
+        std::cout << fmt::format("{}  {}{}  [{}]{}\n", key_of(m), map.empty() ? "" : "(" + map + ") ", bots_text(m.record),
+                                 m.record.end_reason, folder.empty() ? "" : "  " + folder);
     }
     std::cout << fmt::format("{} match(es){}\n", matches.size(),
                              matches.empty() ? "" : "; arbiter show --db " + a.db + " KEY prints one");
@@ -249,8 +253,10 @@ void add_match_commands(CLI::App& app) {
         auto* sub = app.add_subcommand("matches", "List the stored matches: key, bots with rank and score, end, folder");
         sub->add_option("--db", a->db, "Results store (SQLite file written by arbiter)")->required();
         sub->add_option("--tournament", a->tournament, "Only this tournament's matches");
-        sub->add_flag("--json", a->json, "Print JSON instead of one line per match");
-        sub->footer("Example:\n  arbiter matches --db results.sqlite --tournament spring");
+        sub->add_option("--format", a->format, "table (one line per match) or json (key, map, participants, ...)")
+            ->check(CLI::IsMember({"table", "json"}));
+        sub->add_flag("--json", a->json)->group("");  // the earlier spelling of --format json
+        sub->footer("Example:\n  arbiter matches --db results.sqlite --tournament spring --format json");
         sub->callback([a] { run_matches(*a); });
     }
     {

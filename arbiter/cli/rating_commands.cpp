@@ -19,12 +19,14 @@
 #include <spdlog/spdlog.h>
 
 #include "arbiter/cli/commands.hpp"
+#include "arbiter/cli/result_table.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
 #include "rating/bootstrap.hpp"
 #include "rating/pgn_reader.hpp"
 #include "rating/rating_output.hpp"
 #include "rating/store.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::cli {
 namespace {
@@ -39,6 +41,8 @@ struct SourceArgs {
     std::string since;
     std::string until;
     std::string tournament;
+    // Set by --by map for one table: only matches on the map (field) of this name.
+    std::optional<std::string> option_key, option_file;
 };
 
 struct ModelArgs {
@@ -133,6 +137,8 @@ LoadedResults load_results_from(const SourceArgs& a) {
     if (!a.since.empty()) filter.since = a.since;
     if (!a.until.empty()) filter.until = a.until;
     if (!a.tournament.empty()) filter.tournament = a.tournament;
+    filter.option_key = a.option_key;
+    filter.option_file = a.option_file;
     if (a.game.empty()) {
         const auto games = store.games();
         if (games.size() > 1) {
@@ -150,6 +156,7 @@ LoadedResults load_results_from(const SourceArgs& a) {
     if (!a.tournament.empty()) out.description += fmt::format(", tournament '{}'", a.tournament);
     if (!a.since.empty()) out.description += fmt::format(", since {}", a.since);
     if (!a.until.empty()) out.description += fmt::format(", until {}", a.until);
+    if (a.option_file) out.description += fmt::format(", {} '{}'", *a.option_key, *a.option_file);
     return out;
 }
 
@@ -262,14 +269,68 @@ void write_pgn(const std::string& path, const ResultSet& results) {
 struct RateArgs {
     SourceArgs source;
     ModelArgs model;
+    std::string by;  // "map": a table per map (or field)
     std::string format = "table";
     std::string write_pgn_path;
     std::string snapshot_label;
 };
 
+// The maps (fields) the selected matches were played on, by file name, and the option naming them.
+std::pair<std::string, std::set<std::string>> maps_played(const SourceArgs& a) {
+    const Store store = Store::open(a.db_path, OpenMode::read_only);
+    std::string game = a.game;
+    if (game.empty() && store.games().size() == 1) game = store.games().front();
+    if (game.empty()) throw UserError(fmt::format("--by map rates one game's matches: choose it with --game"));
+    const GameDescriptor& descriptor = find_game(game);
+    if (!descriptor.map_files) throw UserError(fmt::format("game '{}' is played without maps: --by map does not apply", game));
+    MatchFilter filter;
+    filter.game = game;
+    if (!a.since.empty()) filter.since = a.since;
+    if (!a.until.empty()) filter.until = a.until;
+    if (!a.tournament.empty()) filter.tournament = a.tournament;
+    std::set<std::string> names;
+    store.for_each_match(filter, [&names](StoredMatch& m) {
+        if (const std::string map = map_of(m.record); !map.empty()) names.insert(map);
+    });
+    if (names.empty()) throw UserError(fmt::format("no {} named in the matches of store '{}'", descriptor.map_files->pool_key, a.db_path));
+    return {descriptor.map_files->option, names};
+}
+
+// --by map: one fit per map, from the matches played on it, in the order of the maps' names.
+void run_rate_by_map(const RateArgs& args) {
+    if (args.by != "map" && args.by != "field") throw UserError(fmt::format("--by '{}': expected map (or field)", args.by));
+    if (args.source.db_path.empty()) throw UserError("--by map reads the matches of a store: give --db");
+    if (!args.snapshot_label.empty() || !args.write_pgn_path.empty() || args.format == "csv")
+        throw UserError("--by map prints a table (or JSON) per map; --save-snapshot, --write-pgn and csv take one table");
+    check_time("--since", args.source.since);
+    check_time("--until", args.source.until);
+    const auto [option, names] = maps_played(args.source);
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    for (const std::string& name : names) {
+        SourceArgs source = args.source;
+        source.option_key = option;
+        source.option_file = name;
+        const LoadedResults loaded = load_results(source);
+        const EloOptions options = model_options(args.model, false);
+        RatingResult result = fit(loaded, options);
+        const std::string intervals_line = apply_intervals(loaded, args.model, options, result);
+        if (args.format == "json") {
+            all.push_back({{option, name},
+                           {"ratings", nlohmann::ordered_json::parse(format_ratings_json(
+                                           result, args.model.intervals == "bootstrap" ? "bootstrap" : ""))}});
+            continue;
+        }
+        std::cout << fmt::format("{}{} {}\n", all.empty() ? "" : "\n", option, name) << intervals_line
+                  << format_ratings_table(result);
+        all.push_back(name);
+    }
+    if (args.format == "json") std::cout << all.dump(2) << "\n";
+}
+
 void run_rate(const RateArgs& args) {
     if (args.format != "table" && args.format != "json" && args.format != "csv")
         throw UserError(fmt::format("--format '{}': expected table, json or csv", args.format));
+    if (!args.by.empty()) return run_rate_by_map(args);
     if (!args.snapshot_label.empty() && args.source.db_path.empty())
         throw UserError("--save-snapshot stores into the --db store; it needs --db");
     const LoadedResults loaded = load_results(args.source);
@@ -404,6 +465,7 @@ void add_rating_commands(CLI::App& app) {
             ->capture_default_str();
         add_bootstrap_options(sub, args->model);
         sub->add_option("--format", args->format, "table (bayeselo's layout), json or csv")->capture_default_str();
+        sub->add_option("--by", args->by, "map (or field): a table per map, each from the matches played on it (--db)");
         sub->add_option("--write-pgn", args->write_pgn_path,
                         "Also write the rated pairwise results as a result-only PGN (to check with bayeselo or Ordo)");
         sub->add_option("--save-snapshot", args->snapshot_label, "Store the table as a rating snapshot with this label");

@@ -1,11 +1,13 @@
 #include "arbiter/cli/result_table.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "core/utf8_text.hpp"
+#include "rules/registry.hpp"
 
 namespace arb::cli {
 namespace {
@@ -86,5 +88,7 @@ void print_rotation_summary(std::ostream& out, const std::vector<MatchRecord>& r
                            faults[bot] ? fmt::format("  ({} faulted)", faults[bot]) : std::string());
     }
 }
+
+std::string map_of(const MatchRecord& record) { return map_file_of(record.game, record.config_json); }
 
 }  // namespace arb::cli

@@ -15,6 +15,10 @@ void print_match_result(std::ostream& out, const MatchRecord& record);
 // Totals per bot over several matches of one deal set (rotations).
 void print_rotation_summary(std::ostream& out, const std::vector<MatchRecord>& records);
 
+// The file name of the map (or field) the match was played on, from its game options: the
+// option the game's descriptor names; "" for a game without maps or a record without one.
+std::string map_of(const MatchRecord& record);
+
 // A stored match named by its schedule key.
 struct KeyedRecord {
     std::string key;

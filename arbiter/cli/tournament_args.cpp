@@ -28,6 +28,8 @@ void add_common(CLI::App* cmd, CommonArgs& a, bool with_out) {
     cmd->add_option("--game", a.game, "Game name (arbiter games)");
     cmd->add_option("--bot", a.bots, "Bot spec: name=N cmd=\"...\" [dir=..] [arg=..] [env.K=V] (repeatable)");
     cmd->add_option("--set", a.sets, "Game option KEY=VALUE (repeatable)");
+    cmd->add_option("--maps", a.maps, "Pool of maps: files, folders or globs (repeatable; games played on maps)");
+    cmd->add_option("--fields", a.fields, "Pool of fields: files, folders or globs (repeatable; games played on fields)");
     cmd->add_option("--seed", a.seed, "Seed of the whole schedule")->check(unsigned_integer());
     cmd->add_option("--players", a.players, "Bots per match");
     cmd->add_option("-j,--jobs", a.jobs, "Matches played at once (default: number of cores)");
@@ -91,10 +93,19 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
     if (!a.config_path.empty())
         tournament::resolve_relative_paths(c, std::filesystem::absolute(a.config_path).parent_path(), specs);
     if (c.game.empty()) throw UserError("name the game with --game or the config key 'game'");
+    const GameDescriptor* game = nullptr;
     try {
-        (void)find_game(c.game);
+        game = &find_game(c.game);
     } catch (const UserError& e) {
         throw UserError(c.game_location.empty() ? std::string(e.what()) : c.game_location + ": " + e.what());
+    }
+    // A pool on the command line replaces the config's; its paths are the working directory's.
+    if (!a.maps.empty() && !a.fields.empty()) throw UserError("give --maps or --fields, not both");
+    if (!a.maps.empty() || !a.fields.empty()) {
+        c.map_sources = a.maps.empty() ? a.fields : a.maps;
+        c.map_sources_key = a.maps.empty() ? "fields" : "maps";
+        c.map_sources_where = "--" + c.map_sources_key;
+        c.map_sources_base = std::filesystem::current_path().string();
     }
     for (const auto& spec : a.bots) c.bots.push_back(parse_bot_spec(tournament::expand_variables(spec)));
     for (const auto& kv : a.sets) {
@@ -115,6 +126,7 @@ tournament::TournamentConfig base_config(const CommonArgs& a) {
         c.options[key] = kv.substr(eq + 1);
         c.option_locations[key] = "--set";
     }
+    tournament::load_map_pool(c, *game);
     if (a.seed) c.seed = *a.seed;
     if (a.players) c.players = *a.players;
     if (a.jobs) c.jobs = *a.jobs;

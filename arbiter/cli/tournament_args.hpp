@@ -20,6 +20,8 @@ struct CommonArgs {
     std::string game;
     std::vector<std::string> bots;
     std::vector<std::string> sets;  // KEY=VALUE game options
+    std::vector<std::string> maps;    // --maps: a pool of maps (files, folders, globs)
+    std::vector<std::string> fields;  // --fields: the same for a game played on fields
     std::optional<std::uint64_t> seed;
     std::optional<int> players;
     std::optional<int> jobs;

@@ -92,9 +92,11 @@ void run_tournament_command(const TournamentArgs& a) {
     // -q (log only errors) also silences the live lines; results and the summary stay.
     options.live_out = spdlog::should_log(spdlog::level::info) ? stdout : nullptr;
     options.rating_interval = a.rating_interval;
-    spdlog::info("tournament '{}': {} {}, {} bots, {}{}, -j {}", c.name, c.game, tournament::to_string(c.format),
+    spdlog::info("tournament '{}': {} {}, {} bots, {}{}{}, -j {}", c.name, c.game, tournament::to_string(c.format),
                  tournament::participants_of(c).size(), c.rounds ? fmt::format("{} rounds", *c.rounds) : "",
-                 c.time_budget_s ? fmt::format(" time budget {} s", *c.time_budget_s) : "", options.jobs);
+                 c.time_budget_s ? fmt::format(" time budget {} s", *c.time_budget_s) : "",
+                 c.map_pool.empty() ? "" : fmt::format(", a pool of {} {}", c.map_pool.size(), c.map_sources_key),
+                 options.jobs);
     options.stop_requested = interrupt_requested;
     tournament::TournamentRunner runner(c, game, store, tournament::real_matches(game),
                                         tournament::fit_rating_model, options);
@@ -160,6 +162,15 @@ void run_ladder_command(const LadderArgs& a) {
     tournament::check_game_options(request.config, game.name, game.options);
     if (request.config.players && (request.config.players < game.min_bots || request.config.players > game.max_bots))
         throw UserError(fmt::format("game '{}' takes {} to {} bots per match", game.name, game.min_bots, game.max_bots));
+    // A ladder's groups have one size: a pool of one player count sets it, and every map must seat
+    // it (checked here too, before anything is registered).
+    const std::vector<int> counts = tournament::player_counts(request.config.map_pool);
+    if (request.config.players == 0 && counts.size() == 1) request.config.players = counts.front();
+    for (const auto& m : request.config.map_pool)
+        if (m.players != 0 && m.players != (request.config.players ? request.config.players : counts.front()))
+            throw UserError(fmt::format("{} '{}' is for {} players; a ladder plays groups of one size: give 'players' and "
+                                        "maps that seat it", request.config.map_option, tournament::map_name(m.path),
+                                        m.players));
     std::vector<BotSpec> all = request.config.bots;
     all.push_back(request.new_bot);
     check_bots(all);
@@ -207,6 +218,7 @@ void run_report_command(const ReportArgs& a) {
     if (!a.tournament.empty()) options.tournament = a.tournament;
     if (!a.chartjs.empty()) options.chartjs = a.chartjs;
     options.bootstrap = a.bootstrap;
+    options.map_name = map_file_of;
     if (a.viewers)
         options.viewers = [](const std::filesystem::path& folder) {
             write_file_atomically(folder / "viewer.html", view::viewer_page(view::load_match_view(folder)));

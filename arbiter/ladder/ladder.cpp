@@ -84,6 +84,7 @@ private:
     std::vector<int> pool_;      // every other bot's index
     int group_size_ = 0;
     GameOptions options_;
+    std::vector<std::string> maps_;  // the pool's maps for the ladder's group size, in the seed's order
     std::string tournament_;
     std::string prefix_;
     std::uint64_t bot_key_ = 0;
@@ -97,7 +98,7 @@ private:
 LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, rating::Store& store,
                      const tournament::MatchFunction& play)
     : request_(request), cfg_(request.config), game_(game), store_(store), ladder_store_(store), play_(play),
-      new_name_(request.new_bot.name), options_(game.options, request.config.options),
+      new_name_(request.new_bot.name),
       tournament_(ladder_tournament(game.name)), prefix_(round_prefix(game.name, request.new_bot.name)),
       bot_key_(name_hash(request.new_bot.name)) {
     for (const auto& b : cfg_.bots) ladder_store_.register_bot(game.name, b);
@@ -109,6 +110,15 @@ LadderRun::LadderRun(const LadderRequest& request, const GameDescriptor& game, r
         if (i != me_) pool_.push_back(i);
     const int wanted = cfg_.players > 0 ? cfg_.players : std::min(game.max_bots, 4);
     group_size_ = std::min(wanted, static_cast<int>(pool_.size()) + 1);
+    // A pool's maps that seat the ladder's groups, in the seed's order; round r plays map r mod n.
+    // Its groups have one size: a map of another count could never be played.
+    for (const auto& m : tournament::pool_in_seed_order(cfg_.map_pool, cfg_.seed)) {
+        if (m.players != 0 && m.players != group_size_)
+            throw UserError(fmt::format("{} '{}' is for {} players; the ladder plays groups of {} ('players')",
+                                        cfg_.map_option, tournament::map_name(m.path), m.players, group_size_));
+        maps_.push_back(m.path);
+    }
+    options_ = GameOptions(game.options, cfg_.options_with_map(maps_.empty() ? "" : maps_.front()));
     stored_ = ladder_store_.matches(tournament_);
     elo_options_ = tournament::tournament_elo_options();
     elo_options_.intervals = rating::IntervalMethod::covariance;
@@ -297,7 +307,8 @@ MatchRequest LadderRun::match_request(const std::vector<int>& group, const std::
     r.seed = derive_seed(cfg_.seed, {bot_key_, static_cast<std::uint64_t>(round), static_cast<std::uint64_t>(s)});
     r.deal_set = derive_seed(cfg_.seed, {bot_key_, static_cast<std::uint64_t>(round)});
     r.rotation = s;
-    r.options = options_;
+    r.options = maps_.empty() ? options_
+                              : GameOptions(game_.options, cfg_.options_with_map(maps_[static_cast<std::size_t>(round) % maps_.size()]));
     r.limits.memory_mib = cfg_.memory_mib;
     r.limits.sandbox = cfg_.sandbox;
     r.limits.seat_users = cfg_.seat_users;

@@ -440,6 +440,8 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
         const rating::MatchFilter filter = filter_for(game, options);
         auto matches = load_report_matches(store, game, options.tournament);
         relocate_match_files(matches, options.files_root);
+        if (options.map_name)
+            for (auto& m : matches) m.map = options.map_name(m.game, m.config_json);
         if (matches.empty()) continue;
         if (reported.empty()) ensure_folder(options.out_dir, "--out");  // links are made relative to it
         if (options.viewers) {  // before the list, which links only to pages that exist

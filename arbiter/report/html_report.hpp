@@ -12,6 +12,7 @@
 // it needs no network and no second file. Without it the page still has every table and says
 // how to get the charts.
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,9 @@ struct ReportOptions {
     rating::IntervalSource intervals = rating::IntervalSource::bayeselo;
     rating::BootstrapOptions bootstrap;
     ViewerWriter viewers;                   // when set, each match's replay viewer page is written first
+    // The map (or field) a match was played on, from its game and options (JSON), shown in the
+    // match list; the caller knows the games (rules/registry.hpp: map_file_of). Unset: none shown.
+    std::function<std::string(const std::string& game, const std::string& options_json)> map_name;
 };
 
 struct ReportSummary {

@@ -148,14 +148,16 @@ std::string seats_data(const ReportMatch& m) {
 }
 
 std::string match_row(const ReportMatch& m, const fs::path& out_dir) {
+    const std::string& map = m.map;  // a pool's map, under the key
     std::string files;
     for (const auto& f : match_files(m, out_dir))
         files += (files.empty() ? "" : " ") +
                  fmt::format("<a href=\"{}\"{}>{}</a>", escape_html(f.href),
                              f.label == "watch" ? " class=\"watch\"" : "", escape_html(f.label));
     return fmt::format(
-        "<tr id=\"m{}\" data-seats=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n",
-        m.id, seats_data(m), escape_html(key_of(m)), seats_cell(m), escape_html(m.end_reason), m.turns, files);
+        "<tr id=\"m{}\" data-seats=\"{}\"><td>{}{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>\n",
+        m.id, seats_data(m), escape_html(key_of(m)), map.empty() ? "" : "<br><small>" + escape_html(map) + "</small>",
+        seats_cell(m), escape_html(m.end_reason), m.turns, files);
 }
 
 // The filter above a match list: by bot, by its opponent and by the bot's result.

@@ -37,6 +37,7 @@ struct ReportMatch {
     std::int64_t id = 0;
     std::string game;
     std::string config_json;
+    std::string map;  // the map (or field) file's name, from ReportOptions::map_name; "" = none
     std::uint64_t seed = 0;
     int rotation = 0;
     std::string end_reason;

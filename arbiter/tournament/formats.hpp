@@ -39,7 +39,8 @@ public:
     virtual bool independent(int round) const = 0;
     // Plans a round. For a dependent round, `history` holds exactly the rounds before it.
     virtual Round plan(int round, const History& history) const = 0;
-    virtual int matches_per_round() const = 0;
+    // The matches of a round (a pool's rounds of different player counts differ).
+    virtual int matches_in_round(int round) const = 0;
     virtual const std::vector<std::string>& participants() const = 0;
 };
 

@@ -21,8 +21,11 @@ constexpr const char* kResultFormat = "arbiter-match-result";
 constexpr int kFormatVersion = 1;
 
 json match_to_json(const ScheduledMatch& m) {
-    return {{"key", m.key},   {"round", m.round}, {"group", m.group},        {"seating", m.seating},
-            {"bots", m.bots}, {"seed", m.seed},   {"deal_set", m.deal_set}};
+    json j = {{"key", m.key},   {"round", m.round}, {"group", m.group},        {"seating", m.seating},
+              {"bots", m.bots}, {"seed", m.seed},   {"deal_set", m.deal_set}};
+    // The pool's map as planned: ingest compares it with the stored schedule's (absent: none).
+    if (!m.map.empty()) j["map"] = m.map;
+    return j;
 }
 
 ScheduledMatch match_from_json(const json& j) {
@@ -34,6 +37,7 @@ ScheduledMatch match_from_json(const json& j) {
     m.bots = j.at("bots").get<std::vector<std::string>>();
     m.seed = json_integer<std::uint64_t>(j.at("seed"));
     m.deal_set = json_integer<std::uint64_t>(j.at("deal_set"));
+    if (j.contains("map")) m.map = j.at("map").get<std::string>();
     return m;
 }
 

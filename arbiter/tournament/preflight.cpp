@@ -115,7 +115,7 @@ MatchRequest probe_request(const GameDescriptor& game, const TournamentConfig& c
         r.bots.push_back(std::move(copy));
     }
     r.seed = config.seed;
-    r.options = GameOptions(game.options, config.options);
+    r.options = GameOptions(game.options, config.options_with_map(config.first_map(seats)));
     r.limits.memory_mib = config.memory_mib;
     config.confine(r.limits);
     r.freeze_idle = config.freeze_idle;

@@ -17,6 +17,7 @@ struct ScheduledMatch {
     std::vector<std::string> bots;   // bot names in seat order
     std::uint64_t seed = 0;
     std::uint64_t deal_set = 0;      // shared by every match of the round (same deals everywhere)
+    std::string map;                 // the pool's map (or field) of the round; "" = the config's options
 
     friend bool operator==(const ScheduledMatch&, const ScheduledMatch&) = default;
 };

@@ -140,7 +140,7 @@ const std::vector<std::string>& known_keys() {
         "name",    "game",        "pairing",    "format",     "seed",        "rounds",    "time_budget",
         "players", "random_rounds", "vary_cyclic_order", "seating", "all_seatings", "bots",
         "house_bots", "challengers", "options", "memory_mib", "freeze_idle", "out", "jobs", "ladder", "sandbox",
-        "seat_users", "disk_mib", "folder_mib", "pass_env", "allow_syscalls"};
+        "seat_users", "disk_mib", "folder_mib", "pass_env", "allow_syscalls", "maps", "fields"};
     return keys;
 }
 
@@ -224,6 +224,13 @@ public:
         if (has("pass_env")) c.pass_env = texts("pass_env");
         if (has("allow_syscalls")) c.allow_syscalls = texts("allow_syscalls");
         if (has("ladder")) c.ladder = ladder();
+        if (has("maps") && has("fields")) fail("/fields", "give 'maps' or 'fields', not both");
+        if (const char* key = has("maps") ? "maps" : has("fields") ? "fields" : nullptr) {
+            // One source or a list of them; each a file, a folder or a glob.
+            c.map_sources = at(key).is_string() ? std::vector<std::string>{text(key)} : texts(key);
+            c.map_sources_key = key;
+            c.map_sources_where = where(std::string("/") + key);
+        }
         return c;
     }
 
@@ -388,6 +395,12 @@ std::string TournamentConfig::identity_json() const {
     j["house_bots"] = specs(house_bots);
     j["challengers"] = challengers;
     j["options"] = options;
+    if (!map_pool.empty()) {
+        // Keyed as written ("maps" or "fields"); absent without a pool, so older tournaments resume.
+        auto pool = nlohmann::ordered_json::array();
+        for (const auto& m : map_pool) pool.push_back(m.path);
+        j[map_sources_key.empty() ? "maps" : map_sources_key] = pool;
+    }
     j["memory_mib"] = memory_mib;
     j["freeze_idle"] = freeze_idle;
     return j.dump();
@@ -441,6 +454,7 @@ void resolve_relative_paths(TournamentConfig& c, const std::filesystem::path& ba
         if (spec != nullptr && spec->kind == OptionKind::path) value = from_base(expand_variables(value)).string();
     }
     if (!c.out_dir.empty()) c.out_dir = from_base(c.out_dir).string();
+    if (!c.map_sources.empty()) c.map_sources_base = base.string();
 }
 
 namespace {
@@ -479,8 +493,28 @@ void check_game_options(const TournamentConfig& c, const std::string& game, cons
             if (std::string(e.what()).find("is required") == std::string::npos) throw UserError(place(key) + e.what());
         }
     }
-    (void)GameOptions(specs, c.options);
+    (void)GameOptions(specs, c.options_with_map(c.first_map()));  // a pool stands for its option
 }
+
+namespace {
+
+// Every map of the pool must be playable: a count the groups take, and no more bots than there are.
+void check_pool_counts(const TournamentConfig& c, int bots) {
+    for (const PoolMap& m : c.map_pool) {
+        if (m.players == 0) continue;
+        const std::string name = fmt::format("{} '{}' is for {} players", c.map_option, map_name(m.path), m.players);
+        if (c.groups_by_map && m.players > bots)
+            throw UserError(fmt::format("{}, but the tournament has {} bots: no group can fill it", name, bots));
+        if (c.groups_by_map || m.players == c.players) continue;
+        if (c.format == Format::groups)
+            throw UserError(fmt::format("{}; groups of {} (players) cannot play it (leave 'players' out and the maps size the groups)",
+                                        name, c.players));
+        throw UserError(fmt::format("{}; a {} of {}-player matches cannot play it (pairing groups plays every count)", name,
+                                    to_string(c.format), c.players));
+    }
+}
+
+}  // namespace
 
 void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
     if (c.name.empty()) throw UserError("the tournament needs a name (config key 'name' or --tournament)");
@@ -497,6 +531,10 @@ void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
     check("ladder min rounds", c.ladder.min_rounds, 0, kMaxRounds);
     if (c.name.find('/') != std::string::npos) throw UserError("tournament name '" + c.name + "' must not contain '/'");
     const bool players_given = c.players != 0;
+    const std::vector<int> counts = player_counts(c.map_pool);
+    // Without --players, a pool's maps size the groups (groups), or its one count the matches.
+    c.groups_by_map = c.format == Format::groups && !counts.empty() && !players_given;
+    if (c.players == 0 && !counts.empty() && (c.groups_by_map || counts.size() == 1)) c.players = counts.front();
     if (c.players == 0) c.players = c.format == Format::groups ? 4 : game_min_bots;
     if (c.players < game_min_bots || c.players > game_max_bots) {
         throw UserError(fmt::format("game '{}' takes {} to {} bots per match; 'players' is {}", c.game, game_min_bots,
@@ -510,8 +548,10 @@ void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
         for (std::size_t j = i + 1; j < names.size(); ++j)
             if (names[i] == names[j]) throw UserError("two bots are named '" + names[i] + "'");
     const int field = static_cast<int>(c.bots.size());
+    if (!counts.empty()) check_pool_counts(c, field + static_cast<int>(c.house_bots.size()));
     switch (c.format) {
         case Format::groups: {
+            if (c.groups_by_map) break;  // those left over sit out in turn (map_pool.hpp)
             const int missing = (c.players - field % c.players) % c.players;
             if (field == 0) throw UserError("the tournament has no bots");
             if (missing <= static_cast<int>(c.house_bots.size())) break;
@@ -547,7 +587,7 @@ void validate(TournamentConfig& c, int game_min_bots, int game_max_bots) {
             break;
         }
     }
-    if (c.seating == Seating::permutations && c.players > 6)
+    if (c.seating == Seating::permutations && std::max(c.players, counts.empty() ? 0 : counts.back()) > 6)
         throw UserError("'seating': permutations of more than 6 players would be too many matches; use rotations");
 }
 

@@ -17,6 +17,8 @@
 //     "house_bots": [...],                // fill groups up to a multiple of the group size
 //     "challengers": ["a"],               // gauntlet: these play everyone else
 //     "options": {"deals": 13},           // game options
+//     "maps": ["maps/", "x/*_04p_*.map"],  // a pool of maps ("fields" for SamurAI): files,
+//                                         // folders, globs; a list or one of them (map_pool.hpp)
 //     "memory_mib": 400, "freeze_idle": false,
 //     "out": "arbiter-out/itpw",          // transcripts and bot logs ("" = none)
 //                                         // (relative paths: from the config file's folder)
@@ -34,6 +36,7 @@
 
 #include "core/bot_spec.hpp"
 #include "core/confine/sandbox.hpp"
+#include "arbiter/tournament/map_pool.hpp"
 #include "rules/game.hpp"
 #include "rating/sprt.hpp"
 
@@ -94,6 +97,15 @@ struct TournamentConfig {
     std::map<std::string, std::string> option_locations;  // option key -> "FILE:LINE" for messages
     std::string game_location;  // "FILE:LINE" of the config key 'game', when it came from a file
     bool pairing_given = false;  // by the config or --pairing: not replaced by one that works
+    // The map (field) pool as written: its sources, the key ("maps", "fields"), where they were
+    // given ("FILE:LINE", "--maps") and the folder relative ones are taken from.
+    std::vector<std::string> map_sources;
+    std::string map_sources_key;
+    std::string map_sources_where;
+    std::string map_sources_base;
+    std::vector<PoolMap> map_pool;  // the files, sorted by path (load_map_pool); part of the identity
+    std::string map_option;         // the game option a pool map is given as ("map", "field")
+    bool groups_by_map = false;     // set by validate: the maps' player counts size the groups
     LadderSettings ladder;
 
     // Puts the confinement settings (sandbox, seat users, disk, environment, syscalls) on `limits`.
@@ -104,6 +116,19 @@ struct TournamentConfig {
         limits.folder_mib = folder_mib;
         limits.pass_env = pass_env;
         limits.allow_syscalls = allow_syscalls;
+    }
+
+    // The game options with `map` as the pool's option ("" = the options as they are).
+    std::map<std::string, std::string> options_with_map(const std::string& map) const {
+        auto o = options;
+        if (!map.empty()) o[map_option] = map;
+        return o;
+    }
+    // A map of the pool that seats `players` bots (0: the first), "" without a pool.
+    std::string first_map(int players = 0) const {
+        for (const auto& m : map_pool)
+            if (players == 0 || m.players == 0 || m.players == players) return m.path;
+        return "";
     }
 
     // The fields that define the schedule and results, as canonical JSON. A resumed run must
@@ -133,6 +158,11 @@ void resolve_relative_paths(TournamentConfig& config, const std::filesystem::pat
 // or --set) and the nearest key the game has; a value of the wrong kind likewise.
 void check_game_options(const TournamentConfig& config, const std::string& game,
                         const std::vector<GameOptionSpec>& specs);
+
+// Reads the files of the config's map pool (sources as given) through the game's descriptor into
+// map_pool. UserError for a game without maps, the wrong key ('maps' for fields), a pool given
+// together with the option it replaces, and the pool's own errors (map_pool.hpp).
+void load_map_pool(TournamentConfig& config, const GameDescriptor& game);
 
 // Checks the config against the game (player counts, option keys, challengers) and fills
 // defaults. Throws UserError naming the problem.

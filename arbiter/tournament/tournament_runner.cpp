@@ -116,7 +116,7 @@ TournamentRunner::TournamentRunner(TournamentConfig config, const GameDescriptor
       options_(options) {
     for (const auto& b : participants_of(config_)) specs_.emplace(b.name, b);
     check_game_options(config_, game_.name, game_.options);
-    game_options_ = GameOptions(game_.options, config_.options);
+    game_options_ = GameOptions(game_.options, config_.options_with_map(config_.first_map()));
     // Every match leaves its folder under --out, else beside a database that is a file.
     if (!config_.out_dir.empty()) files_root_ = std::filesystem::absolute(config_.out_dir);
     else if (rating::is_file_database(store.path())) files_root_ = default_files_root(store.path());
@@ -130,7 +130,8 @@ MatchRequest TournamentRunner::request_for(const ScheduledMatch& m, bool with_fi
     r.seed = m.seed;
     r.deal_set = m.deal_set;
     r.rotation = m.seating;
-    r.options = game_options_;
+    // A pool's map is the schedule's (planned from the seed and stored), never chosen here.
+    r.options = m.map.empty() ? game_options_ : GameOptions(game_.options, config_.options_with_map(m.map));
     r.limits.memory_mib = config_.memory_mib;
     config_.confine(r.limits);
     r.freeze_idle = config_.freeze_idle;
@@ -188,6 +189,7 @@ private:
     PairScores scores_;
     std::deque<Job> pending_;      // scheduled, waiting for their forfeit decision (schedule order)
     int faults_ = 0;               // seats with a fault in the stored results
+    int total_matches_ = 0;        // of every round, with a fixed number of rounds (0 otherwise)
     std::exception_ptr fatal_;
     bool stopped_ = false;
     TournamentOutcome outcome_;
@@ -203,6 +205,8 @@ TournamentRun::TournamentRun(const TournamentRunner& runner, const TournamentCon
                 options.progress_log_interval_s) {
     outcome_.participants = planner_->participants();
     outcome_.history = HistoryTally(outcome_.participants);
+    if (config_.rounds)
+        for (int r = 0; r < *config_.rounds; ++r) total_matches_ += planner_->matches_in_round(r);
 }
 
 TournamentOutcome TournamentRun::run() {
@@ -450,7 +454,7 @@ void TournamentRun::report_live(const ScheduledMatch& match, const MatchRecord& 
 ProgressState TournamentRun::progress_state() const {
     ProgressState s;
     s.done = outcome_.stored;
-    if (config_.rounds) s.total = *config_.rounds * planner_->matches_per_round();
+    s.total = total_matches_;
     s.done_this_run = outcome_.played_this_run;
     s.failed = outcome_.failed;
     s.faults = faults_;

@@ -160,6 +160,7 @@ ScheduledMatch scheduled_match(rating::ScheduleRow&& row) {
     m.seed = row.seed;
     m.deal_set = row.deal_set;
     m.bots = std::move(row.bots);
+    m.map = std::move(row.map);
     return m;
 }
 
@@ -210,7 +211,7 @@ void TournamentStore::store_rounds(const std::string& name, const std::vector<Ro
     std::vector<rating::ScheduleRow> rows;
     for (const Round& r : rounds)
         for (const ScheduledMatch& m : r.matches)
-            rows.push_back({m.key, m.round, m.group, m.seating, m.seed, m.deal_set, m.bots});
+            rows.push_back({m.key, m.round, m.group, m.seating, m.seed, m.deal_set, m.bots, m.map});
     tables_.insert_schedule(name, rows);
 }
 

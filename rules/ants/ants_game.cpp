@@ -8,6 +8,7 @@
 #include "core/user_error.hpp"
 #include "rules/ants/ants_engine.hpp"
 #include "rules/ants/ants_food.hpp"
+#include "rules/ants/ants_map.hpp"
 #include "rules/ants/ants_referee.hpp"
 #include "rules/ants/ants_replay.hpp"
 #include "rules/ants/ants_verify.hpp"
@@ -100,6 +101,10 @@ GameDescriptor describe_game() {
     game.summary = "Ants (Google AI Challenge 2011): the original engine's rules, protocol and replays";
     game.min_bots = 2;
     game.max_bots = 10;
+    // A map seats as many bots as its `players` line says (2 to 10, as the contest's pool).
+    game.map_files = MapFiles{"map", "maps", [](const std::filesystem::path& path) -> std::optional<int> {
+                                  return load_map_file(path.string()).players;
+                              }};
     game.options = {
         {"map", OptionKind::path, "", "map file in the original format (players must match the bots)", true},
         {"turns", OptionKind::integer, "1000", "turn limit"},

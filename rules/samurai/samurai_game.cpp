@@ -15,6 +15,11 @@ GameDescriptor describe_game() {
     game.min_bots = 2;
     game.max_bots = 2;
     game.replay_flag = "log";
+    // Every field seats the game's two bots; reading it checks that it is a field.
+    game.map_files = MapFiles{"field", "fields", [](const std::filesystem::path& path) -> std::optional<int> {
+                                  (void)read_game_log(path);
+                                  return std::nullopt;
+                              }};
     game.options = {
         {"field", OptionKind::path, "", "The .dighere field (official format) both games are played on", true},
         {"total-time-ms", OptionKind::integer, "",

@@ -1,5 +1,6 @@
 #include "rules/smartdog/smartdog_game.hpp"
 
+#include "rules/smartdog/smartdog_map.hpp"
 #include "rules/smartdog/smartdog_referee.hpp"
 #include "rules/smartdog/smartdog_verify.hpp"
 
@@ -12,6 +13,11 @@ GameDescriptor describe_game() {
     game.min_bots = 1;
     game.max_bots = 4;
     game.replay_flag = "replay";
+    // The board repeats the map's tile once per player: any map seats 1 to 4 bots.
+    game.map_files = MapFiles{"map", "maps", [](const std::filesystem::path& path) -> std::optional<int> {
+                                  (void)read_tile(path.string());
+                                  return std::nullopt;
+                              }};
     game.options = {
         {"map", OptionKind::path, "", "The map tile file (original format: optional JSON line, then rows)", true},
         {"turns", OptionKind::integer, "", "Turn limit (default: the map's turnsLimit)", false},

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "core/user_error.hpp"
+#include "rating/results_repository.hpp"
 #include "rating/store.hpp"
 #include "rating/store_internal.hpp"
 
@@ -388,4 +389,53 @@ TEST_CASE("two connections on one file interleave writes") {
     // The same schedule key from the other connection is seen as stored.
     CHECK(b.insert_match(four_player_match(99, "2026-11-20T10:00:00Z"), std::nullopt, std::string("a3")) ==
           a.match_id_for_schedule_key("a3").value());
+}
+
+TEST_CASE("a tournament schedule of schema 2 gains the pool's map column, empty for its rows") {
+    TempDir dir("schedule-map");
+    const std::string path = dir.file("results.db");
+    {
+        // The tournament tables as an arbiter of their schema version 2 made them, one row planned.
+        Store store = Store::open(path, OpenMode::create_or_open);
+        CHECK(store.ensure_component_schema(
+                  "tournament",
+                  {"CREATE TABLE tournament (name TEXT PRIMARY KEY, game TEXT NOT NULL, identity_json TEXT NOT NULL,"
+                   " created_at TEXT NOT NULL, runner_pid INTEGER, runner_host TEXT, runner_since TEXT);"
+                   "CREATE TABLE tournament_match (schedule_key TEXT PRIMARY KEY, tournament TEXT NOT NULL,"
+                   " round INTEGER NOT NULL, grp INTEGER NOT NULL, seating INTEGER NOT NULL, seed INTEGER NOT NULL,"
+                   " deal_set INTEGER NOT NULL, bots_json TEXT NOT NULL, started_at TEXT, concurrent_matches INTEGER,"
+                   " jobs INTEGER, cores INTEGER, load_per_core REAL);"
+                   "INSERT INTO tournament VALUES ('t', 'ants', '{}', 'x', NULL, NULL, NULL);"
+                   "INSERT INTO tournament_match (schedule_key, tournament, round, grp, seating, seed, deal_set, bots_json)"
+                   " VALUES ('t/r0/g0/s0', 't', 0, 0, 0, 5, 6, '[\"a\",\"b\"]');",
+                   "ALTER TABLE tournament_match ADD COLUMN handed_out_at TEXT;"}) == 2);
+    }
+    Store store = Store::open(path, OpenMode::read_write);
+    TournamentTables tables(store);
+    CHECK(store.component_schema_version("tournament") == 3);
+    auto rows = tables.schedule("t");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].map.empty());
+    CHECK(rows[0].bots == std::vector<std::string>{"a", "b"});
+    ScheduleRow pooled{"t/r1/g0/s0", 1, 0, 0, 7, 8, {"b", "a"}, "/maps/maze_02p_02.map"};
+    tables.insert_schedule("t", {pooled});
+    CHECK(tables.scheduled("t", "t/r1/g0/s0")->map == "/maps/maze_02p_02.map");
+}
+
+TEST_CASE("matches are selected by the file a game option names: its name, whatever the folder") {
+    TempDir dir("option-file");
+    Store store = Store::open(dir.file("results.db"), OpenMode::create_or_open);
+    const char* configs[] = {R"({"map":"/data/maps/a.map","turns":"60"})", R"({"map":"a.map"})",
+                             R"({"map":"/data/maps/ba.map"})", R"({"turns":"60"})"};
+    for (int i = 0; i < 4; ++i) {
+        MatchRecord m = four_player_match(static_cast<std::uint64_t>(i), "2026-11-01T00:00:00Z");
+        m.config_json = configs[i];
+        store.insert_match(m);
+    }
+    MatchFilter filter;
+    filter.option_key = "map";
+    filter.option_file = "a.map";
+    CHECK(store.matches(filter).size() == 2);  // not ba.map, not the match without a map
+    filter.option_file = "ba.map";
+    CHECK(store.matches(filter).size() == 1);
 }

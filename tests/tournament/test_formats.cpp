@@ -45,7 +45,7 @@ TEST_CASE("groups of four with house bots, all four rotations, one deal set per 
     REQUIRE(planner->participants().size() == 8);  // 6 bots + 2 of the 3 house bots
     CHECK(planner->participants()[6] == "h0");
     CHECK(planner->participants()[7] == "h1");
-    CHECK(planner->matches_per_round() == 8);
+    CHECK(planner->matches_in_round(0) == 8);
 
     const Round round = planner->plan(3, empty_history(*planner));
     REQUIRE(round.matches.size() == 8);
