@@ -38,6 +38,8 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 pgrep --ns "${HOST_PID[3]}" --nslist pid -f "run-job" >/dev/null || fail "node3 never got a match"
+# Every process of node3 is stopped first, so that the matches named are those it held when lost.
+for _ in 1 2 3; do pgrep --ns "${HOST_PID[3]}" --nslist pid | xargs -r kill -STOP 2>/dev/null || true; done
 running=$(pgrep --ns "${HOST_PID[3]}" --nslist pid -af "run-job" | grep -o 'job-r[0-9]*-g[0-9]*-s[0-9]*' | sort -u | tr '\n' ' ')
 ip -n "$HOSTS_ID-n3" link set eth0 down
 node_kill 3
