@@ -7,7 +7,8 @@
 #                              └─ veth ── node3 10.213.0.13  (slurmd, munged, sshd)
 #
 # Every node sees the machine's files (the shared folder of a real cluster: the build and the
-# test's folder), but its /run is its own tmpfs, so its munge socket and pid files are its own.
+# test's folder), but its /run and /root are its own tmpfs, so its munge socket, pid files and
+# home are its own.
 # Killing a node's PID-namespace init takes every process of the node with it, as a power cut
 # would. hosts_down (run from the caller's EXIT trap) removes all of it, whatever happened.
 #
@@ -26,6 +27,26 @@ hosts_can_run() {
   for tool in ip unshare nsenter; do command -v "$tool" >/dev/null || skip "$tool not found"; done
   ip netns add "$HOSTS_ID-probe" 2>/dev/null || skip "cannot create a network namespace (ip netns add failed)"
   ip netns del "$HOSTS_ID-probe"
+  hosts_sweep_stale
+}
+
+# A test killed outright (SIGKILL, a ctest timeout) runs no trap: the next one removes what it
+# left, the namespaces, processes and cgroups of an arbh<pid> whose test process is gone.
+hosts_sweep_stale() {
+  local ns owner pid dir
+  for ns in $(ip netns list | awk '{print $1}' | grep -E '^arbh[0-9]+-(n[0-9]+|hub)$'); do
+    owner=${ns#arbh}; owner=${owner%%-*}
+    kill -0 "$owner" 2>/dev/null && continue
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+    sleep 0.2
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  for dir in /sys/fs/cgroup/*/*/arbh[0-9]*-n[0-9]* /sys/fs/cgroup/*/arbh[0-9]*-n[0-9]* /sys/fs/cgroup/*/*/*/arbh[0-9]*-n[0-9]*; do
+    [ -d "$dir" ] || continue
+    owner=$(basename "$dir"); owner=${owner#arbh}; owner=${owner%%-*}
+    kill -0 "$owner" 2>/dev/null && continue
+    find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null || true
+  done
 }
 
 hosts_down() {
@@ -48,9 +69,11 @@ hosts_down() {
 
 # node_init NAME HOSTS READY: the node's first process (pid 1 of its PID namespace, reaping its
 # orphans as an init does). It takes its hostname and its own /run (and /proc), then waits; daemons are started into it with node_exec.
-# /etc/hosts names the cluster's nodes.
+# /etc/hosts names the cluster's nodes. The node's home folders are its own too: an ssh login
+# there runs no start-up file of this machine's root, and a node killed mid-login leaves nothing
+# behind in this machine's /root (a shell's half-taken lock file, say).
 hosts_node_init='hostname "$1"; mount -t tmpfs -o mode=755 tmpfs /run; mkdir -p /run/munge /run/sshd /run/slurmd;
-  mount --bind "$2" /etc/hosts; : >"$3"; while :; do sleep 3600 & wait; done'
+  mount -t tmpfs -o mode=700 tmpfs /root; mount --bind "$2" /etc/hosts; : >"$3"; while :; do sleep 3600 & wait; done'
 
 # Each node gets cgroups of its own (the v1 hierarchies the arbiter's limits use), as a real
 # machine has its own tree: its arbiters then make and sweep their seat cgroups there, out of
@@ -103,10 +126,12 @@ hosts_up() {
 }
 
 # node_exec I CMD...: runs CMD on node I (its network, hostname, /run, processes, cgroups), in
-# this folder.
+# this folder; for at most NODE_TIMEOUT seconds when that is set, so that a test stuck in a
+# recipe still fails and cleans up before ctest's timeout kills it without its trap.
 node_exec() {
   local i="$1"; shift
-  NODE_CGROUPS="$(node_cgroups "$i" | tr '\n' ' ')" nsenter -t "${HOST_PID[$i]}" --net --uts --mount --pid --wd="$PWD" -- \
+  local limit=(); [ -z "${NODE_TIMEOUT:-}" ] || limit=(timeout "$NODE_TIMEOUT")
+  NODE_CGROUPS="$(node_cgroups "$i" | tr '\n' ' ')" "${limit[@]}" nsenter -t "${HOST_PID[$i]}" --net --uts --mount --pid --wd="$PWD" -- \
     sh -c 'for d in $NODE_CGROUPS; do echo $$ >"$d/cgroup.procs"; done; unset NODE_CGROUPS; exec "$@"' node-exec "$@"
 }
 

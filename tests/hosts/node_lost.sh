@@ -22,12 +22,12 @@ case "$RECIPE" in
     command -v parallel >/dev/null || skip "GNU parallel is not installed (tools/setup installs it)"
     sshd_up
     LOGINS=(); for i in 1 2 3; do LOGINS+=(--sshlogin "1/${HOST_ADDR[$i]}"); done
-    node_exec 1 "$SOURCE/tools/cluster/parallel-tournament" --arbiter "$ARBITER" --db jobs.sqlite --work run \
+    NODE_TIMEOUT=300 node_exec 1 "$SOURCE/tools/cluster/parallel-tournament" --arbiter "$ARBITER" --db jobs.sqlite --work run \
       --ssh "$SSH_CMD" "${LOGINS[@]}" -- --config "$CONFIG" >recipe.txt 2>&1 & recipe=$! ;;
   slurm)
     munge_up
     slurm_up
-    node_exec 1 "$SOURCE/tools/cluster/slurm-tournament" --arbiter "$ARBITER" --db jobs.sqlite --work run \
+    NODE_TIMEOUT=300 node_exec 1 "$SOURCE/tools/cluster/slurm-tournament" --arbiter "$ARBITER" --db jobs.sqlite --work run \
       --poll 0.5 -- --config "$CONFIG" >recipe.txt 2>&1 & recipe=$! ;;
   *) fail "usage: node_lost.sh ARBITER SOURCE parallel|slurm" ;;
 esac
@@ -37,7 +37,7 @@ for _ in $(seq 1 300); do
   pgrep --ns "${HOST_PID[3]}" --nslist pid -f "run-job" >/dev/null && break
   sleep 0.1
 done
-pgrep --ns "${HOST_PID[3]}" --nslist pid -f "run-job" >/dev/null || fail "node3 never got a match"
+pgrep --ns "${HOST_PID[3]}" --nslist pid -f "run-job" >/dev/null || fail "node3 never got a match: $(cat recipe.txt)"
 # Every process of node3 is stopped first, so that the matches named are those it held when lost.
 for _ in 1 2 3; do pgrep --ns "${HOST_PID[3]}" --nslist pid | xargs -r kill -STOP 2>/dev/null || true; done
 running=$(pgrep --ns "${HOST_PID[3]}" --nslist pid -af "run-job" | grep -o 'job-r[0-9]*-g[0-9]*-s[0-9]*' | sort -u | tr '\n' ' ')

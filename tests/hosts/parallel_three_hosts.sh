@@ -28,7 +28,7 @@ LOGINS=(); for i in 1 2 3; do LOGINS+=(--sshlogin "1/${HOST_ADDR[$i]}"); done
 hosts_used() { awk -F'\t' 'FNR > 1 && $7 == 0 {print $2}' "$@" | sort -u; }
 
 echo "== shared folder"
-node_exec 1 "$SOURCE/tools/cluster/parallel-tournament" --arbiter "$ARBITER" --db shared.sqlite --work shared \
+NODE_TIMEOUT=300 node_exec 1 "$SOURCE/tools/cluster/parallel-tournament" --arbiter "$ARBITER" --db shared.sqlite --work shared \
   --ssh "$SSH_CMD" "${LOGINS[@]}" -- --config "$CONFIG" >shared.txt 2>&1 || { cat shared.txt; fail "the recipe failed"; }
 grep -q "tournament complete" shared.txt || fail "the recipe did not finish: $(cat shared.txt)"
 [ "$(hosts_used shared/logs/*.joblog | wc -l)" = 3 ] || fail "the matches did not run on all three hosts: $(hosts_used shared/logs/*.joblog)"
@@ -36,7 +36,7 @@ grep -q "tournament complete" shared.txt || fail "the recipe did not finish: $(c
 same_as_in_process shared.sqlite "$CONFIG"
 
 echo "== --transfer, the work folder only on node1"
-node_exec 1 "$SOURCE/tools/cluster/parallel-tournament" --arbiter "$ARBITER" --db /run/work/t.sqlite \
+NODE_TIMEOUT=300 node_exec 1 "$SOURCE/tools/cluster/parallel-tournament" --arbiter "$ARBITER" --db /run/work/t.sqlite \
   --work /run/work --transfer --ssh "$SSH_CMD" "${LOGINS[@]}" -- --config "$CONFIG" >transfer.txt 2>&1 ||
   { cat transfer.txt; fail "the recipe failed"; }
 grep -q "tournament complete" transfer.txt || fail "the recipe did not finish: $(cat transfer.txt)"

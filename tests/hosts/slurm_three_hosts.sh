@@ -19,7 +19,7 @@ slurm_up
 echo "three-node Slurm cluster up: $(node_exec 1 sinfo -h -N -o '%N %T' | tr '\n' ' ')"
 CONFIG="$SOURCE/configs/demo.json"
 cd "$TMP"
-node_exec 1 "$SOURCE/tools/cluster/slurm-tournament" --arbiter "$ARBITER" --db jobs.sqlite --work run --poll 0.5 \
+NODE_TIMEOUT=300 node_exec 1 "$SOURCE/tools/cluster/slurm-tournament" --arbiter "$ARBITER" --db jobs.sqlite --work run --poll 0.5 \
   -- --config "$CONFIG" >recipe.txt 2>&1 || { cat recipe.txt; fail "the recipe failed"; }
 grep -q "tournament complete" recipe.txt || fail "the recipe did not finish: $(cat recipe.txt)"
 [ "$(ls run/logs/slurm | wc -l)" = 32 ] || fail "expected 32 Slurm array tasks (one per match), saw $(ls run/logs/slurm | wc -l)"
