@@ -32,15 +32,21 @@ case "$RECIPE" in
   *) fail "usage: node_lost.sh ARBITER SOURCE parallel|slurm" ;;
 esac
 
-# Wait for a match on node3 (a run-job process in its PID namespace), then cut node3 off.
-for _ in $(seq 1 300); do
-  pgrep --ns "${HOST_PID[3]}" --nslist pid -f "run-job" >/dev/null && break
-  sleep 0.1
+# Wait for a match on node3 (a run-job process in its PID namespace), then stop every process of
+# node3, so that the matches named are those it holds when it is lost (a short match may end
+# between a look and the stop: then node3 goes on and the test looks again).
+in_node3() { pgrep --ns "${HOST_PID[3]}" --nslist pid "$@"; }
+running=""
+for _ in $(seq 1 600); do
+  if in_node3 -f "run-job" >/dev/null; then
+    for _ in 1 2 3; do in_node3 | xargs -r kill -STOP 2>/dev/null || true; done
+    running=$(in_node3 -af "run-job" | grep -o 'job-r[0-9]*-g[0-9]*-s[0-9]*' | sort -u | tr '\n' ' ' || true)
+    [ -z "$running" ] || break
+    in_node3 | xargs -r kill -CONT 2>/dev/null || true
+  fi
+  sleep 0.05
 done
-pgrep --ns "${HOST_PID[3]}" --nslist pid -f "run-job" >/dev/null || fail "node3 never got a match: $(cat recipe.txt)"
-# Every process of node3 is stopped first, so that the matches named are those it held when lost.
-for _ in 1 2 3; do pgrep --ns "${HOST_PID[3]}" --nslist pid | xargs -r kill -STOP 2>/dev/null || true; done
-running=$(pgrep --ns "${HOST_PID[3]}" --nslist pid -af "run-job" | grep -o 'job-r[0-9]*-g[0-9]*-s[0-9]*' | sort -u | tr '\n' ' ')
+[ -n "$running" ] || fail "node3 never got a match: $(cat recipe.txt)"
 ip -n "$HOSTS_ID-n3" link set eth0 down
 node_kill 3
 echo "node3 lost while playing: $running"
