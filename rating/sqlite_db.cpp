@@ -1,5 +1,7 @@
 #include "rating/sqlite_db.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 #include <sqlite3.h>
@@ -7,12 +9,27 @@
 namespace arb::rating {
 namespace {
 
+// What the operating system said about a failed read or write. SQLite records it only for
+// errors inside a statement (sqlite3_system_errno); one at COMMIT leaves it 0, and errno is then
+// still the failed call's. errno is trusted only for what no routine probe sets (a missing
+// journal gives ENOENT on every open).
+int storage_errno(sqlite3* db, int saved_errno) {
+    const int recorded = db ? sqlite3_system_errno(db) : 0;
+    if (recorded) return recorded;
+    switch (saved_errno) {
+        case EIO: case ENOSPC: case EDQUOT: case EROFS: case ENXIO: case EFBIG: return saved_errno;
+        default: return 0;
+    }
+}
+
 [[noreturn]] void fail(sqlite3* db, int rc, std::string_view what) {
+    const int saved_errno = errno;
     std::string message(what);
     message += ": ";
     message += db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     const char* file = db ? sqlite3_db_filename(db, "main") : nullptr;
-    throw SqliteError(message, rc, file ? file : "");
+    throw SqliteError(message, rc, file ? file : "", db ? sqlite3_extended_errcode(db) : rc,
+                      storage_errno(db, saved_errno));
 }
 
 // A path as a SQLite URI path: the characters a URI gives a meaning to are escaped.
@@ -53,6 +70,13 @@ std::string SqliteError::user_message() const {
         case SQLITE_PERM:
             return db + " cannot be written: the file or its folder is read-only (" + what() + ")";
         case SQLITE_FULL: return db + ": the disk is full (" + what() + ")";
+        case SQLITE_IOERR: {
+            // What the storage said, as the system words it: "cannot write X: Input/output error".
+            const int ext = extended_ ? extended_ : code_;
+            const bool reading = ext == SQLITE_IOERR_READ || ext == SQLITE_IOERR_SHORT_READ;
+            const std::string why = system_errno_ ? std::strerror(system_errno_) : std::string(what());
+            return std::string(reading ? "cannot read " : "cannot write ") + db + ": " + why;
+        }
         case SQLITE_CORRUPT:
         case SQLITE_NOTADB: return db + " is corrupt (" + what() + ")";
         default: return db + ": " + what();
@@ -202,9 +226,11 @@ void Database::exec(std::string_view sql) {
     char* error = nullptr;
     const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &error);
     if (rc != SQLITE_OK) {
+        const int saved_errno = errno;
         std::string message = error ? error : sqlite3_errstr(rc);
         sqlite3_free(error);
-        throw SqliteError("'" + text.substr(0, 80) + "' failed: " + message, rc, path_);
+        throw SqliteError("'" + text.substr(0, 80) + "' failed: " + message, rc, path_, sqlite3_extended_errcode(db_),
+                          storage_errno(db_, saved_errno));
     }
 }
 
@@ -235,6 +261,24 @@ void Database::transaction(const std::function<void()>& fn) {
     } catch (...) {
         transaction_depth_ = 0;
         // A failed COMMIT may already have rolled back; ignore the second error.
+        sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+void Database::read_snapshot(const std::function<void()>& fn) {
+    if (transaction_depth_ > 0 || !sqlite3_get_autocommit(db_)) {
+        fn();
+        return;
+    }
+    exec("BEGIN");
+    transaction_depth_ = 1;
+    try {
+        fn();
+        transaction_depth_ = 0;
+        exec("COMMIT");
+    } catch (...) {
+        transaction_depth_ = 0;
         sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
         throw;
     }

@@ -19,8 +19,9 @@ namespace arb::rating {
 // and reported in one line naming the database; anything else is a bug.
 class SqliteError : public std::runtime_error {
 public:
-    SqliteError(const std::string& what, int code, std::string path = {})
-        : std::runtime_error(what), code_(code), path_(std::move(path)) {}
+    SqliteError(const std::string& what, int code, std::string path = {}, int extended_code = 0, int system_errno = 0)
+        : std::runtime_error(what), code_(code), path_(std::move(path)), extended_(extended_code),
+          system_errno_(system_errno) {}
     int code() const { return code_; }
     const std::string& path() const { return path_; }  // the database file, when known
     bool caused_by_machine() const;
@@ -30,6 +31,8 @@ public:
 private:
     int code_;
     std::string path_;
+    int extended_;      // SQLITE_IOERR_WRITE and the like, 0 when unknown
+    int system_errno_;  // what the operating system said (EIO, ENOSPC), 0 when unknown
 };
 
 class Statement {
@@ -103,6 +106,10 @@ public:
     // Immediate so that two arbiters writing one file queue on the busy timeout instead of
     // failing with SQLITE_BUSY on lock upgrade. Nested calls join the outer transaction.
     void transaction(const std::function<void()>& fn);
+    // Runs fn inside a read transaction (BEGIN ... COMMIT, deferred): every statement fn runs
+    // sees the same state of the file, never a match another process commits meanwhile. Inside
+    // a transaction, fn simply joins it.
+    void read_snapshot(const std::function<void()>& fn);
 
     bool read_only() const { return access_ == Access::read_only || access_ == Access::read_only_immutable || query_only_; }
     // The connection may read only (PRAGMA query_only), though opened for writing.

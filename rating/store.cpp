@@ -387,12 +387,17 @@ void add_pairs(const Store& store, const FilterSql& f, const PositionOfMatch& po
     }
 }
 
+// The rows, participants and pairs are three queries: read on one snapshot, or a match stored
+// between them would have participants without its row.
 std::vector<StoredMatch> load_matches(const Store& store, const FilterSql& f, bool as_stored = false) {
     PositionOfMatch position_of;
-    std::vector<StoredMatch> out = load_match_rows(store, f, position_of);
-    if (out.empty()) return out;
-    add_participants(store, f, position_of, out, as_stored);
-    add_pairs(store, f, position_of, out);
+    std::vector<StoredMatch> out;
+    store.read_snapshot([&] {
+        out = load_match_rows(store, f, position_of);
+        if (out.empty()) return;
+        add_participants(store, f, position_of, out, as_stored);
+        add_pairs(store, f, position_of, out);
+    });
     return out;
 }
 
@@ -459,6 +464,13 @@ std::vector<std::string> Store::tournaments() const {
 }
 
 ResultSet Store::pair_games(const MatchFilter& filter, std::vector<std::int64_t>* unit_of_game) const {
+    ResultSet results;
+    // The bots, then the games: one snapshot, so that a game never names a bot not yet read.
+    read_snapshot([&] { results = pair_games_now(filter, unit_of_game); });
+    return results;
+}
+
+ResultSet Store::pair_games_now(const MatchFilter& filter, std::vector<std::int64_t>* unit_of_game) const {
     const FilterSql f = filter_sql(filter);
     ResultSet results;
     // Bot rows with the same name are one player (a new command or version of a bot keeps

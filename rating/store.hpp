@@ -172,6 +172,9 @@ public:
 
     // Runs fn in one transaction (nested calls join the outer one).
     void transaction(const std::function<void()>& fn) { db_.transaction(fn); }
+    // Runs fn on one state of the file (a read transaction): a reader made of several queries
+    // (a report, a listing) never sees half of what a running tournament stores meanwhile.
+    void read_snapshot(const std::function<void()>& fn) const { const_cast<Database&>(db_).read_snapshot(fn); }
 
     // Caps the connection's page cache (SQLite's default is 2 MB): a long writer whose file keeps
     // growing then holds a fixed amount however large the file gets.
@@ -184,6 +187,7 @@ private:
     friend struct store_internal::StoreAccess;  // the repository's own files reach the connection
     explicit Store(Database db);
     Statement prepare(const std::string& sql) const { return const_cast<Database&>(db_).prepare(sql); }
+    ResultSet pair_games_now(const MatchFilter& filter, std::vector<std::int64_t>* unit_of_game) const;
 
     Database db_;
 };

@@ -169,21 +169,39 @@ void run_plan_command(const PlanArgs& a) {
 }
 
 struct RunJobArgs {
-    std::string job;
+    std::vector<std::string> jobs;
     std::string out;
+    std::string out_dir;
     std::string logs;
 };
 
+void run_one_job(const std::string& job_file, const std::string& out, const std::string& logs);
+
+// Several jobs in one process (--out-dir): a batch of short matches pays the start of one
+// arbiter, not one each. Each result is written as soon as its match ends.
 void run_job_command(const RunJobArgs& a) {
-    const tournament::MatchJob job = tournament::job_from_json(tournament::read_json_file(a.job), a.job, find_game);
+    if (a.jobs.size() == 1 && a.out_dir.empty()) {
+        if (a.out.empty()) throw UserError("run-job needs --out RESULT.json (or --out-dir DIR)");
+        run_one_job(a.jobs.front(), a.out, a.logs);
+        return;
+    }
+    if (a.out_dir.empty() || !a.out.empty() || !a.logs.empty())
+        throw UserError("several jobs need --out-dir DIR (each result is DIR/<job name>.result.json), without --out "
+                        "or --logs");
+    for (const auto& job : a.jobs)
+        run_one_job(job, (fs::path(a.out_dir) / (fs::path(job).stem().string() + ".result.json")).string(), "");
+}
+
+void run_one_job(const std::string& job_file, const std::string& out, const std::string& logs) {
+    const tournament::MatchJob job = tournament::job_from_json(tournament::read_json_file(job_file), job_file, find_game);
     const GameDescriptor& game = find_game(job.job.request.game);
     MatchRequest request = job.job.request;
-    if (!a.logs.empty()) direct_files_into(request, game, a.logs, "--logs");  // the match's folder
-    if (fs::is_directory(a.out)) throw UserError(fmt::format("--out {}: a folder, not a file name", a.out));
+    if (!logs.empty()) direct_files_into(request, game, logs, "--logs");  // the match's folder
+    if (fs::is_directory(out)) throw UserError(fmt::format("--out {}: a folder, not a file name", out));
     const tournament::JobResult result =
         tournament::play_job({job.tournament, {job.job.match, request}}, tournament::real_matches(game));
-    if (const fs::path parent = fs::path(a.out).parent_path(); !parent.empty()) ensure_folder(parent, "--out");
-    tournament::write_json_file(a.out, tournament::result_to_json(result));
+    if (const fs::path parent = fs::path(out).parent_path(); !parent.empty()) ensure_folder(parent, "--out");
+    tournament::write_json_file(out, tournament::result_to_json(result));
     std::string ranks;
     for (const auto& p : result.record.participants)
         ranks += fmt::format("{}{} {} ({})", ranks.empty() ? "" : ", ", p.bot, p.score, to_string(p.status));
@@ -260,9 +278,12 @@ void add_cluster_commands(CLI::App& app) {
 
     auto r_args = std::make_shared<RunJobArgs>();
     auto* r = app.add_subcommand("run-job", "Play one match job on this machine and write its result (no database)");
-    r->footer("Example:\n  arbiter run-job jobs/job-r0-g0-s0.json --out results/job-r0-g0-s0.result.json --logs logs/r0-g0-s0");
-    r->add_option("job", r_args->job, "Job file written by arbiter plan")->required()->check(existing_input());
-    r->add_option("--out", r_args->out, "Result file to write (JSON)")->required();
+    r->footer("Example:\n  arbiter run-job jobs/job-r0-g0-s0.json --out results/job-r0-g0-s0.result.json --logs logs/r0-g0-s0\n"
+              "  arbiter run-job jobs/job-r0-g0-s*.json --out-dir results");
+    r->add_option("job", r_args->jobs, "Job file(s) written by arbiter plan")->required()->check(existing_input());
+    r->add_option("--out", r_args->out, "Result file to write (JSON), for one job");
+    r->add_option("--out-dir", r_args->out_dir,
+                  "Folder for the results of several jobs, played in turn: DIR/<job name>.result.json");
     r->add_option("--logs", r_args->logs,
                   "The match's folder: record.json, the game's replay, transcript.txt and logs/ with the bots' "
                   "stderr");

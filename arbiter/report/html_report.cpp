@@ -419,9 +419,7 @@ void write_page(const ReportSummary& summary, const rating::Store& store, const 
     out << "</body></html>\n";
 }
 
-}  // namespace
-
-ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options) {
+ReportSummary write_report_now(const rating::Store& store, const ReportOptions& options) {
     ReportSummary summary;
     std::vector<std::string> games = store.games();
     if (options.game) {
@@ -464,6 +462,16 @@ ReportSummary write_html_report(const rating::Store& store, const ReportOptions&
 
     summary.page = options.out_dir / "index.html";
     write_page(summary, store, scope_text(options, reported, tournaments), body, chartjs, data);
+    return summary;
+}
+
+}  // namespace
+
+ReportSummary write_html_report(const rating::Store& store, const ReportOptions& options) {
+    // Every section from one state of the file: a tournament storing meanwhile shows up in the
+    // next report, not in half of this one.
+    ReportSummary summary;
+    store.read_snapshot([&] { summary = write_report_now(store, options); });
     return summary;
 }
 

@@ -86,9 +86,21 @@ std::optional<std::string> own_cgroup(std::string_view controller) {
     return std::nullopt;
 }
 
+// The PID namespace our pids are numbered in. Arbiters in other PID namespaces (containers,
+// the nodes of the multi-host tests) can share this cgroup tree, where the same number is
+// another process: seat cgroups are named "arbiter-PID.NAMESPACE-...", so that names do not
+// clash and a sweep leaves another namespace's cgroups alone.
+unsigned long long pid_namespace_id() {
+    struct stat st {};
+    return ::stat("/proc/self/ns/pid", &st) == 0 ? static_cast<unsigned long long>(st.st_ino) : 0;
+}
+constexpr unsigned long long kInitialPidNamespace = 0xEFFFFFFCULL;  // the kernel's PROC_PID_INIT_INO
+
+std::string owner_tag() { return fmt::format("{}.{}", ::getpid(), pid_namespace_id()); }
+
 // A directory where we can create (and remove) child cgroups.
 bool can_create_children(const fs::path& parent) {
-    const fs::path probe = parent / fmt::format("arbiter-probe-{}", ::getpid());
+    const fs::path probe = parent / fmt::format("arbiter-probe-{}", owner_tag());
     if (::mkdir(probe.c_str(), 0755) != 0) return false;
     ::rmdir(probe.c_str());
     return true;
@@ -128,15 +140,20 @@ std::optional<fs::path> usable_v2_parent() {
 
 // Seat cgroups of arbiters that died without cleaning up (SIGKILL, a crash): whatever still
 // runs in them (a bot's setsid daemon, without the sandbox) is killed, then they are removed so
-// they do not pile up. Names carry the owner's pid.
+// they do not pile up. Names carry the owner's pid and PID namespace.
 void sweep_orphaned_cgroups(const fs::path& parent) {
     if (parent.empty()) return;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(parent, ec)) {
         const std::string name = entry.path().filename().string();
         if (name.rfind("arbiter-", 0) != 0) continue;
-        const long owner = std::strtol(name.c_str() + 8, nullptr, 10);
+        char* end = nullptr;
+        const long owner = std::strtol(name.c_str() + 8, &end, 10);
         if (owner <= 0 || owner == ::getpid()) continue;
+        // Another namespace's pid cannot be looked up from here. A name without a namespace (an
+        // older arbiter's) is judged only from the machine's own namespace, where it was made.
+        const unsigned long long ns = *end == '.' ? std::strtoull(end + 1, nullptr, 10) : kInitialPidNamespace;
+        if (ns != pid_namespace_id()) continue;
         if (::kill(static_cast<pid_t>(owner), 0) == 0 || errno != ESRCH) continue;
         // A frozen leftover must thaw to die of SIGKILL under v1.
         write_text(entry.path() / "freezer.state", "THAWED");
@@ -244,7 +261,7 @@ ChildResourceLimits child_limits(const LimitsPlan& plan, const Limits& limits) {
 BotCgroup create_bot_cgroup(const LimitsPlan& plan, const Limits& limits, std::string_view label, bool freezer) {
     BotCgroup group;
     if (plan.kind == LimitsPlan::Kind::rlimit) return group;
-    const std::string name = fmt::format("arbiter-{}-{}-{}", ::getpid(), cgroup_counter++, label);
+    const std::string name = fmt::format("arbiter-{}-{}-{}", owner_tag(), cgroup_counter++, label);
     auto make = [&](const fs::path& parent) {
         const fs::path dir = parent / name;
         if (::mkdir(dir.c_str(), 0755) != 0) {

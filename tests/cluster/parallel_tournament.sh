@@ -25,6 +25,15 @@ grep -q "complete, nothing to plan" plan.err || fail "plan said: $(cat plan.err)
 grep -q "ingested 0 result(s)" again.txt || fail "a second ingest stored results: $(cat again.txt)"
 [ "$(sqlite3 jobs.sqlite 'SELECT COUNT(*) FROM matches')" = 32 ] || fail "not 32 matches stored"
 
+# A result cut short (a copy that did not finish) is refused in one line and stores nothing;
+# a temporary file a killed run-job left is not read at all.
+first_result=$(ls run/results/*.result.json | head -1)
+head -c 300 "$first_result" >half.result.json
+expect_error 2 "half.result.json: not valid JSON" "$ARBITER" ingest --db jobs.sqlite half.result.json
+mkdir leftovers && head -c 300 "$first_result" >leftovers/job-r0-g0-s0.result.json.tmp
+"$ARBITER" ingest --db jobs.sqlite leftovers >leftovers.txt
+grep -q "ingested 0 result(s)" leftovers.txt || fail "a .tmp file was ingested: $(cat leftovers.txt)"
+
 # A round in progress is not planned twice; --reissue writes its jobs again.
 "$ARBITER" plan --config "$CONFIG" --db two.sqlite --out two >first.txt 2>/dev/null
 [ "$(wc -l <first.txt)" = 16 ] || fail "the first plan of the demo should write its 2 random rounds (16 jobs)"

@@ -38,6 +38,8 @@ run_tournament() {
   [ -n "$DB" ] && [ -n "$WORK" ] || usage
   [ -x "$ARBITER" ] || { echo "$0: no arbiter at $ARBITER (build it, or give --arbiter)" >&2; exit 2; }
   mkdir -p "$WORK/results" "$WORK/logs"
+  # Absolute: commands run over ssh start in the login's home folder, not here.
+  WORK=$(cd "$WORK" && pwd)
   local stalled=0 rc
   for ((i = 0; i < MAX_ROUNDS; i++)); do
     rc=0
@@ -49,7 +51,10 @@ run_tournament() {
     case "$rc" in
       0) stalled=0 ;;
       3) stalled=$((stalled + 1))
-         [ "$stalled" -le 2 ] || { echo "$0: jobs keep failing; see $WORK/logs" >&2; exit 1; } ;;
+         [ "$stalled" -le 2 ] || { echo "$0: jobs keep failing; see $WORK/logs" >&2; exit 1; }
+         # Jobs handed out before that still have no result (a lost node, a failed task) run again.
+         echo "$0: retrying $(wc -l <"$WORK/jobs/jobs.txt") job(s) without a result:" \
+           "$(xargs -r -n1 basename <"$WORK/jobs/jobs.txt" | sed 's/\.json$//' | tr '\n' ' ')" ;;
       *) exit "$rc" ;;
     esac
     run_jobs "$WORK/jobs/jobs.txt" "$WORK/results" "$WORK/logs" || true  # a failed job only lacks a result
