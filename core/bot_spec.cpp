@@ -159,7 +159,7 @@ std::string not_runnable_reason(const std::filesystem::path& program) {
     if (::lstat(program.c_str(), &st) != 0) {
         const int error = errno;
         std::error_code ec;
-        if (error == ENOENT && !std::filesystem::is_directory(program.parent_path(), ec)) return "no such folder";
+        if (error == ENOENT && !std::filesystem::is_directory(program.parent_path(), ec)) return "no folder " + program.parent_path().string();
         return std::strerror(error) + (error == ENOENT ? did_you_mean_file(program) : std::string());
     }
     if (S_ISDIR(st.st_mode)) return "it is a folder";
@@ -198,8 +198,7 @@ std::filesystem::path resolve_executable(const BotSpec& bot) {
                 throw UserError("bot '" + bot.name + "': its program '" + full.string() +
                                 "' is a link leading out of its folder, which the arbiter does not follow (a bot may have "
                                 "left it there); name the program's own path in cmd=");
-            throw UserError("bot '" + bot.name + "': cannot run '" + full.filename().string() + "' in " +
-                            full.parent_path().string() + ": " + not_runnable_reason(full));
+            throw UserError("bot '" + bot.name + "': cannot run '" + full.string() + "': " + not_runnable_reason(full));
         }
         // Absolute: a confined bot starts in a view whose working folder is not the arbiter's.
         return std::filesystem::absolute(p);

@@ -29,9 +29,9 @@ TEST_CASE("bot spec: errors name the problem") {
 TEST_CASE("bot spec: executables are resolved before any match") {
     CHECK(resolve_executable(parse_bot_spec("cmd=true")).filename() == "true");
     CHECK_THROWS_WITH_AS(check_bots({parse_bot_spec("name=ghost cmd=/no/such/program")}),
-                         doctest::Contains("bot 'ghost': executable '/no/such/program' not found"), UserError);
+                         "bot 'ghost': cannot run '/no/such/program': no folder /no/such", UserError);
     CHECK_THROWS_WITH_AS(check_bots({parse_bot_spec("name=g2 cmd=no-such-program-xyz")}),
-                         doctest::Contains("not found in PATH"), UserError);
+                         doctest::Contains("no program 'no-such-program-xyz' in any folder of $PATH"), UserError);
     CHECK_THROWS_AS(check_bots({parse_bot_spec("name=d cmd=true dir=/no/such/dir")}), UserError);
 }
 

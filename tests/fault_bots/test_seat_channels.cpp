@@ -64,7 +64,7 @@ TEST_CASE("a confined bot's cgroup and mount table name neither the arbiter nor 
         INFO(mounts);
         REQUIRE(starts(cgroup, "text "));
         REQUIRE(starts(mounts, "text "));
-        // The seat's cgroup is named arbiter-<pid>-<n>-<label> on the host; here it is "/". The
+        // The seat's cgroup is named arbiter-<pid>.<pid namespace>-<n>-<label> on the host; here it is "/". The
         // /etc copy was a folder <pid>-etc of /run/arbiter or /dev/shm/arbiter.
         CHECK(cgroup.find("arbiter-" + pid) == std::string::npos);
         for (const std::string& leak : std::vector<std::string>{"/run/arbiter", "/dev/shm/arbiter", "-etc", "/" + pid + "-", "arbiter-" + pid})
@@ -72,5 +72,5 @@ TEST_CASE("a confined bot's cgroup and mount table name neither the arbiter nor 
     }
     TwoSeats open(SandboxMode::none);
     if (open.table->limit_mechanism().rfind("cgroup", 0) == 0)  // without the sandbox the name shows
-        CHECK(open.ask(0, "cat /proc/self/cgroup").find("arbiter-" + pid + "-") != std::string::npos);
+        CHECK(open.ask(0, "cat /proc/self/cgroup").find("arbiter-" + pid + ".") != std::string::npos);
 }

@@ -67,7 +67,7 @@ TEST_CASE("a pool that names nothing, or a file that is not the game's, is one c
     CHECK_THROWS_WITH_AS(expand_map_pool({"*_10p_*.map"}, dir.string(), counted_maps(), "--maps"),
                          "--maps: '*_10p_*.map' matches no file", arb::UserError);
     CHECK_THROWS_WITH_AS(expand_map_pool({"nope.map"}, dir.string(), counted_maps(), "--maps"),
-                         "--maps: no map file 'nope.map'", arb::UserError);
+                         "--maps: no map file 'nope.map': No such file or directory", arb::UserError);
     CHECK_THROWS_WITH_AS(expand_map_pool({empty.string()}, "/", counted_maps(), "--maps"),
                          doctest::Contains("holds no file"), arb::UserError);
     CHECK_THROWS_WITH_AS(expand_map_pool({"bad.map"}, dir.string(), counted_maps(), "--maps"),
