@@ -16,14 +16,7 @@ bots=$2
 here=$(cd "$(dirname "$0")" && pwd)
 shared=$(cd "$here/../../.." && pwd)/shared/data
 deviate=$here/bots/deviate.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail() {
-    echo "FAIL: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null; echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
+. "$(dirname "$0")/scratch.sh"  # $tmp, the working folder, removed at exit; fail()
 [ -f "$shared/samurai/fields/sample.dighere" ] && [ -f "$shared/smartdog/maps/simple-1.txt" ] || fail "no shared data at $shared"
 
 # The step under which the version NAME's N-th request (from 0) that contains TEXT lies in a transcript.

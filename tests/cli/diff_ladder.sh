@@ -10,14 +10,7 @@ set -u
 arbiter=$1
 bots=$2
 config=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail() {
-    echo "FAIL: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null; echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
+. "$(dirname "$0")/scratch.sh"  # $tmp, the working folder, removed at exit; fail()
 export ARBITER_BOTS=$bots
 sed -e 's#"out": "[^"]*"#"out": "ladder-out"#' -e 's#"max_matches": [0-9]*#"max_matches": 12#' "$config" > ladder.json
 "$arbiter" ladder -q --db l.sqlite --config ladder.json \

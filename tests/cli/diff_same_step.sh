@@ -13,14 +13,7 @@ set -u
 arbiter=$1
 bots=$2
 map=$(cd "$(dirname "$0")/../../.." && pwd)/shared/data/ants/maps/maze_02p_02.map
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail() {
-    echo "FAIL: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null; echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
+. "$(dirname "$0")/scratch.sh"  # $tmp, the working folder, removed at exit; fail()
 [ -f "$map" ] || fail "no Ants map at $map"
 
 # Plays as the bot it wraps (the words after FROM) but replies otherwise from its FROM-th reply

@@ -12,14 +12,7 @@ set -u
 arbiter=$1
 bots=$2
 maps=$3/ants/maps
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail() {
-    echo "FAIL: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null; echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
+. "$(dirname "$0")/scratch.sh"  # $tmp, the working folder, removed at exit; fail()
 field=()
 for i in 1 2; do
     for b in hunter_bot greedy_bot random_bot hold_bot; do field+=(--bot "name=$b-$i cmd=$bots/ants/$b"); done

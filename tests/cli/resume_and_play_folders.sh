@@ -8,14 +8,7 @@
 set -u
 arbiter=$1
 bots=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-fail() {
-    echo "FAIL: $*"
-    echo "--- stdout"; cat "$tmp/out" 2>/dev/null; echo "--- stderr"; cat "$tmp/err" 2>/dev/null
-    exit 1
-}
+. "$(dirname "$0")/scratch.sh"  # $tmp, the working folder, removed at exit; fail()
 pair=(--bot "name=a cmd=$bots/planowanie/random_bot" --bot "name=b cmd=$bots/planowanie/random_bot")
 
 "$arbiter" tournament -q --db t.sqlite --game planowanie --rounds 1 "${pair[@]}" -j 2 --no-progress >out 2>err ||
