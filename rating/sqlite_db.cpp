@@ -69,7 +69,7 @@ std::string SqliteError::user_message() const {
         case SQLITE_READONLY:
         case SQLITE_PERM:
             return db + " cannot be written: the file or its folder is read-only (" + what() + ")";
-        case SQLITE_FULL: return db + ": the disk is full (" + what() + ")";
+        case SQLITE_FULL: return "cannot write " + db + ": " + std::strerror(ENOSPC);  // as the system words it
         case SQLITE_IOERR: {
             // What the storage said, as the system words it: "cannot write X: Input/output error".
             const int ext = extended_ ? extended_ : code_;

@@ -492,6 +492,10 @@ void check_game_options(const TournamentConfig& c, const std::string& game, cons
             // A missing required option is judged on the whole set below, not per key.
             if (std::string(e.what()).find("is required") == std::string::npos) throw UserError(place(key) + e.what());
         }
+        // A map or field that cannot be read is said here, at its line, not by the first match.
+        const GameOptionSpec* spec = find_option_spec(specs, key);
+        const std::string why = spec->kind == OptionKind::path && !value.empty() ? unreadable_reason(value) : "";
+        if (!why.empty()) throw UserError(fmt::format("{}option '{}': cannot read '{}': {}", place(key), key, value, why));
     }
     (void)GameOptions(specs, c.options_with_map(c.first_map()));  // a pool stands for its option
 }
