@@ -128,7 +128,10 @@ def main():
     seen_running, seen_step, seen_live_page, ended = False, False, False, False
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not ended:
-        ev = follower.next_event(timeout=30)
+        try:
+            ev = follower.next_event(timeout=5)
+        except TimeoutError:  # an unchanged state is not sent again: a slow start (a sanitizer build) sends nothing
+            ev = {"sources": [{}, {}]}
         s2 = ev["sources"][1]
         for t2 in s2.get("tournaments", []):
             if t2["status"] == "running" and t2["running"]:
