@@ -126,7 +126,7 @@ def main():
     proc = subprocess.Popen(tournament_cmd(args.arbiter, other, args.config, 2), env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     seen_running, seen_step, seen_live_page, ended = False, False, False, False
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 240  # a sanitizer build on a loaded machine
     while time.monotonic() < deadline and not ended:
         try:
             ev = follower.next_event(timeout=5)
