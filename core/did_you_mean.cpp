@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/unique_fd.hpp"
+#include "core/utf8_text.hpp"
 
 namespace arb {
 
@@ -54,7 +55,9 @@ std::string did_you_mean_file(const std::filesystem::path& path) {
     std::vector<std::string> names;
     std::filesystem::directory_iterator it(path.parent_path().empty() ? "." : path.parent_path(), ec);
     for (std::size_t seen = 0; !ec && it != std::filesystem::directory_iterator() && seen < 10000; it.increment(ec), ++seen)
-        names.push_back(it->path().filename().string());
+        // A name a terminal would act on (escape sequences a bot may have left as a file name)
+        // is never the one meant, and is not printed.
+        if (const std::string name = it->path().filename().string(); terminal_text(name) == name) names.push_back(name);
     return did_you_mean(path.filename().string(), names);
 }
 

@@ -40,4 +40,7 @@ TEST_CASE("did you mean: why a file cannot be read, with the nearest name in its
     CHECK(unreadable_reason(dir / "missing" / "x.map") == "no folder " + (dir / "missing").string());
     CHECK(unreadable_reason(dir / "maps") == "it is a folder");
     CHECK(did_you_mean_file(dir / "mapz") == " (did you mean 'maps'?)");
+    // A name left to clear the terminal of whoever reads the error is never suggested.
+    std::ofstream(dir / "bot\x1b" "c") << "";
+    CHECK(did_you_mean_file(dir / "bot").empty());
 }
