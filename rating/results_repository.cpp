@@ -228,8 +228,7 @@ void TournamentTables::mark_handed_out(const std::vector<std::string>& keys) {
 
 std::vector<TournamentIdentity> tournament_identities(const Store& store, const std::vector<std::string>& names) {
     std::vector<TournamentIdentity> out;
-    auto exists = StoreAccess::prepare(store, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tournament'");
-    if (!exists.step()) return out;
+    if (!store_internal::has_table(store, "tournament")) return out;
     auto st = StoreAccess::prepare(store, "SELECT name, game, identity_json, created_at FROM tournament WHERE name = ?1");
     for (const auto& name : names) {
         st.reset();

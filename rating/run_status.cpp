@@ -6,13 +6,8 @@
 namespace arb::rating {
 namespace {
 
+using store_internal::has_table;
 using store_internal::StoreAccess;
-
-bool has_table(const Store& store, const char* name) {
-    auto st = StoreAccess::prepare(store, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
-    st.bind(1, name);
-    return st.step();
-}
 
 }  // namespace
 

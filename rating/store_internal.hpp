@@ -18,6 +18,13 @@ struct StoreAccess {
     static Database& db(Store& store) { return store.db_; }
 };
 
+// Whether the file holds this table: a component's tables exist only once it has written.
+inline bool has_table(const Store& store, const char* name) {
+    Statement st = StoreAccess::prepare(store, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+    st.bind(1, name);
+    return st.step();
+}
+
 inline std::int64_t to_sql(std::uint64_t v) { return std::bit_cast<std::int64_t>(v); }
 inline std::uint64_t from_sql(std::int64_t v) { return std::bit_cast<std::uint64_t>(v); }
 

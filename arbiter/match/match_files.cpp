@@ -38,12 +38,12 @@ void direct_files_into(MatchRequest& request, const GameDescriptor& game, const 
     fs::remove(request.record_path, ec);
 }
 
-void write_file_atomically(const fs::path& path, const std::string& text) {
+void write_file_atomically(const fs::path& path, const std::string& text, Durability durability) {
     const fs::path temporary = path.string() + fmt::format(".{}.tmp", ::getpid());
     int error = 0;
     if (std::FILE* f = std::fopen(temporary.c_str(), "wb")) {
         if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0 ||
-            ::fsync(::fileno(f)) != 0)
+            (durability == Durability::synced && ::fsync(::fileno(f)) != 0))
             error = errno;
         if (std::fclose(f) != 0 && error == 0) error = errno;
         if (error == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) error = errno;

@@ -24,7 +24,11 @@ void direct_files_into(MatchRequest& request, const GameDescriptor& game, const 
 
 // Writes `text` to a temporary file beside `path`, then renames it over `path`: a run killed
 // meanwhile leaves the old file or the new one, never half of one. UserError when it cannot.
-void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+// `unsynced`: not forced to the disk first, for a file that need not outlive the machine's
+// crash (fsync costs milliseconds).
+enum class Durability { synced, unsynced };
+void write_file_atomically(const std::filesystem::path& path, const std::string& text,
+                           Durability durability = Durability::synced);
 
 // The record as JSON (what `arbiter play` writes), written atomically.
 void write_record_file(const std::filesystem::path& path, const MatchRecord& record);

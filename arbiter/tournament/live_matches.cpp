@@ -1,12 +1,14 @@
 #include "arbiter/tournament/live_matches.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
 
+#include "arbiter/match/match_files.hpp"
+#include "core/json_text.hpp"
 #include "core/match_record.hpp"
+#include "core/user_error.hpp"
 
 namespace arb::tournament {
 namespace {
@@ -24,19 +26,6 @@ struct LiveFile {
         if (!path.empty()) fs::remove(path, ec);
     }
 };
-
-// Written beside and renamed, so that a reader never sees half of one; not synced to the disk,
-// as a file that only lives while its match plays needs not survive the machine.
-bool write_live_file(const fs::path& path, const std::string& text) {
-    const fs::path temporary = path.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!(out << text) || !out.flush()) return false;
-    }
-    std::error_code ec;
-    fs::rename(temporary, path, ec);
-    return !ec;
-}
 
 }  // namespace
 
@@ -59,7 +48,9 @@ MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
                 std::error_code ec;
                 fs::create_directories(live_dir, ec);
                 const fs::path path = live_dir / (folder.filename().string() + ".json");
-                if (write_live_file(path, j.dump())) file.path = path;
+                // Not synced: the file lives only while its match plays.
+                write_file_atomically(path, j.dump(), Durability::unsynced);
+                file.path = path;
             } catch (const std::exception&) {
                 // The live page is a view; the match plays whether it can be listed or not.
             }
@@ -79,11 +70,9 @@ std::vector<LiveMatchFile> read_live_files(const fs::path& live_dir, std::size_t
     std::error_code ec;
     for (fs::directory_iterator it(live_dir, ec), end; !ec && it != end && out.size() < limit; it.increment(ec)) {
         const fs::path& p = it->path();
-        if (p.extension() != ".json" || !it->is_regular_file(ec) || it->file_size(ec) > kLiveFileMax) continue;
-        std::ifstream in(p, std::ios::binary);
-        const json j = json::parse(in, nullptr, false);
-        if (!j.is_object()) continue;  // half written or not ours
+        if (p.extension() != ".json" || !it->is_regular_file(ec)) continue;
         try {
+            const json j = parse_json_text(read_text_file(p, kLiveFileMax), p.string());
             LiveMatchFile f;
             f.name = p.stem().string();
             f.folder = j.at("folder").get<std::string>();
@@ -94,7 +83,8 @@ std::vector<LiveMatchFile> read_live_files(const fs::path& live_dir, std::size_t
             f.started_at = j.at("started_at").get<std::string>();
             for (const auto& b : j.at("bots")) f.bots.push_back(b.get<std::string>());
             out.push_back(std::move(f));
-        } catch (const json::exception&) {
+        } catch (const json::exception&) {  // not ours
+        } catch (const UserError&) {        // too large, unreadable, or not JSON
         }
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
