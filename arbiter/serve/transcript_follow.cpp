@@ -5,6 +5,8 @@
 #include <fstream>
 #include <vector>
 
+#include "core/table/transcript_steps.hpp"
+
 namespace arb::serve {
 namespace {
 
@@ -52,8 +54,8 @@ void TranscriptFollower::take(const std::string& line) {
     elapsed_s_ = t;
     std::string rest(end);
     while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
-    if (rest.rfind("# step ", 0) == 0) {
-        step_ = std::atoi(rest.c_str() + 7);
+    if (const auto step = step_mark_of(rest)) {
+        step_ = *step;
         return;
     }
     const auto space = rest.find(' ');
@@ -62,8 +64,8 @@ void TranscriptFollower::take(const std::string& line) {
         const char direction = rest[space + 1];
         SeatProgress& seat = seats_[label];
         if (direction == '>') ++seat.requests;
-        else if (direction == '#' && rest.compare(space + 1, 10, "# charged ") == 0)
-            seat.charged_ms += std::strtod(rest.c_str() + space + 11, nullptr);
+        else if (direction == '#' && space + 3 <= rest.size())
+            seat.charged_ms += charged_ms_of(std::string_view(rest).substr(space + 3)).value_or(0);
         if (seats_.size() > 64) seats_.erase(label);  // not a table's transcript: no more seats
     }
     lines_.push_back({step_, rest.substr(0, kLineKept)});

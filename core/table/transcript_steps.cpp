@@ -53,7 +53,7 @@ private:
 
     void event(std::string_view rest) {
         const bool by_exchange = numbering_ == StepNumbering::exchanges;
-        if (rest.starts_with(kStepMark)) return by_exchange ? void() : mark(rest.substr(kStepMark.size()));
+        if (rest.starts_with(kStepMark)) return by_exchange ? void() : mark(rest);
         if (rest.starts_with("# ")) {
             if (!by_exchange) current().notes.emplace_back(rest.substr(2));
             return;
@@ -81,24 +81,15 @@ private:
     }
 
     void seat_event(SeatStepIo& io, std::string_view text) {
-        if (text.starts_with(kCharged) && text.ends_with(" ms")) {
-            double ms = 0;
-            const std::string_view number = text.substr(kCharged.size(), text.size() - kCharged.size() - 3);
-            const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), ms);
-            if (ec == std::errc{} && end == number.data() + number.size()) {
-                io.charged_ms = io.charged_ms.value_or(0) + ms;
-                return;
-            }
-        }
-        io.events.emplace_back(text);
+        if (const auto ms = charged_ms_of(text)) io.charged_ms = io.charged_ms.value_or(0) + *ms;
+        else io.events.emplace_back(text);
     }
 
-    void mark(std::string_view number) {
-        int step = 0;
-        const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), step);
-        if (ec != std::errc{} || end != number.data() + number.size() || step < 0) fail("a step mark without its number");
+    void mark(std::string_view event) {
+        const auto step = step_mark_of(event);
+        if (!step) fail("a step mark without its number");
         steps_.marked = true;
-        step_ = step;
+        step_ = *step;
     }
 
     int seat_index(std::string_view label) const {
@@ -123,6 +114,24 @@ private:
 };
 
 }  // namespace
+
+std::optional<int> step_mark_of(std::string_view event) {
+    if (!event.starts_with(kStepMark)) return std::nullopt;
+    const std::string_view number = event.substr(kStepMark.size());
+    int step = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), step);
+    if (ec != std::errc{} || end != number.data() + number.size() || step < 0) return std::nullopt;
+    return step;
+}
+
+std::optional<double> charged_ms_of(std::string_view seat_event) {
+    if (!seat_event.starts_with(kCharged) || !seat_event.ends_with(" ms")) return std::nullopt;
+    const std::string_view number = seat_event.substr(kCharged.size(), seat_event.size() - kCharged.size() - 3);
+    double ms = 0;
+    const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), ms);
+    if (ec != std::errc{} || end != number.data() + number.size()) return std::nullopt;
+    return ms;
+}
 
 int TranscriptSteps::seat_of(const std::string& label) const {
     for (std::size_t i = 0; i < labels.size(); ++i)

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace arb {
@@ -42,6 +43,11 @@ inline constexpr std::size_t kMaxTranscriptBytes = std::size_t{1} << 30;
 // 1, and the reply to it are its step n; step 0 is what it said before its first request), for
 // a transcript whose referee marked none. By exchange, `marked` stays false and notes are not kept.
 enum class StepNumbering { marks, exchanges };
+
+// The event part of a transcript line (after its time) that is a step mark, "# step K": K.
+std::optional<int> step_mark_of(std::string_view event);
+// A seat's '#' event that is the time charged to it, "charged X ms": X.
+std::optional<double> charged_ms_of(std::string_view seat_event);
 
 // Throws UserError naming the file and the line for a file that is not a transcript, or one over
 // kMaxTranscriptBytes.
