@@ -73,6 +73,7 @@ struct MatchRequest {
     std::filesystem::path replay_path;        // empty = the game writes no replay/log
     std::filesystem::path log_dir;            // bots' stderr logs; empty = drained only
     std::filesystem::path record_path;        // the match record, written when the match ends; empty = none
+    std::filesystem::path live_replay_path;   // the replay so far, as it plays (rules/live_replay.hpp); empty = none
 
     std::uint64_t deal_seed() const { return deal_set.value_or(seed); }
 };
@@ -128,6 +129,12 @@ struct GameViewer {
     std::function<nlohmann::json(const ReplayText&)> read;
     // For a replay that is a folder: its data, replayed with the record's seed and options.
     std::function<nlohmann::json(const MatchRecord&, const std::filesystem::path&)> read_folder;
+    // A running match's replay so far, as its referee offers it (rules/live_replay.hpp), for the
+    // live page. Unset: `read` of that text (a game whose live text is a replay as it writes one).
+    std::function<nlohmann::json(const ReplayText&)> read_live;
+    // For a replay that is a folder written as the match plays: its data up to frame `step`, the
+    // last one the folder is known to hold whole (what follows it may be half written).
+    std::function<nlohmann::json(const MatchRecord&, const std::filesystem::path&, int step)> read_live_folder;
 };
 
 // A game played on a map or field file: the option that names the file, the word for a pool of

@@ -1,11 +1,5 @@
 #include "arbiter/match/match_files.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -36,23 +30,6 @@ void direct_files_into(MatchRequest& request, const GameDescriptor& game, const 
     // files this run rewrites: a folder without record.json is a match not finished yet.
     std::error_code ec;
     fs::remove(request.record_path, ec);
-}
-
-void write_file_atomically(const fs::path& path, const std::string& text, Durability durability) {
-    const fs::path temporary = path.string() + fmt::format(".{}.tmp", ::getpid());
-    int error = 0;
-    if (std::FILE* f = std::fopen(temporary.c_str(), "wb")) {
-        if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0 ||
-            (durability == Durability::synced && ::fsync(::fileno(f)) != 0))
-            error = errno;
-        if (std::fclose(f) != 0 && error == 0) error = errno;
-        if (error == 0 && std::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
-    } else {
-        error = errno;
-    }
-    if (error == 0) return;
-    std::remove(temporary.c_str());
-    throw UserError(fmt::format("cannot write {}: {}", path.string(), std::strerror(error)));
 }
 
 void write_record_file(const fs::path& path, const MatchRecord& record) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/atomic_file.hpp"
 #include "core/match_record.hpp"
 #include "rules/game.hpp"
 
@@ -21,14 +22,6 @@ std::string match_folder_name(int round, int group, int seating);
 // it by absolute paths. UserError (naming `flag`) when the folder cannot be made.
 void direct_files_into(MatchRequest& request, const GameDescriptor& game, const std::filesystem::path& folder,
                        const std::string& flag);
-
-// Writes `text` to a temporary file beside `path`, then renames it over `path`: a run killed
-// meanwhile leaves the old file or the new one, never half of one. UserError when it cannot.
-// `unsynced`: not forced to the disk first, for a file that need not outlive the machine's
-// crash (fsync costs milliseconds).
-enum class Durability { synced, unsynced };
-void write_file_atomically(const std::filesystem::path& path, const std::string& text,
-                           Durability durability = Durability::synced);
 
 // The record as JSON (what `arbiter play` writes), written atomically.
 void write_record_file(const std::filesystem::path& path, const MatchRecord& record);

@@ -27,7 +27,7 @@ std::string match_page(const std::string& title, const std::string& events) {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <link rel="icon" href="data:,"><title>{title}</title><style>{css}</style></head><body data-events="{events}">
 <header><h1>{title}</h1><a href="/" style="color:#fff">all tournaments</a></header>
-<main><section class="card"><p id="status">connecting...</p>
+<main><section class="card"><p id="status">connecting...</p><p class="note" id="board"></p>
 <iframe id="frames" hidden title="the board so far" style="width:100%;height:70vh;border:1px solid #ddd"></iframe>
 <table><thead><tr><th>seat</th><th>requests</th><th>time charged</th></tr></thead><tbody id="seats"></tbody></table>
 <h3>The exchanges so far (the last 200 lines of its transcript)</h3><pre class="lines" id="lines"></pre></section></main>

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
-#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
@@ -15,8 +14,6 @@
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/report/report_data.hpp"
 #include "arbiter/tournament/live_matches.hpp"
-#include "arbiter/view/match_view.hpp"
-#include "arbiter/view/viewer_page.hpp"
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
 #include "rating/bayeselo.hpp"
@@ -186,6 +183,7 @@ void SourceState::refresh() {
     state_["index"] = index_;
     const std::int64_t now = static_cast<std::int64_t>(std::time(nullptr));
     std::set<std::string> following;
+    std::set<std::pair<std::size_t, std::string>> playing;
     live_paths_.clear();
     for (std::size_t i = 0; i < state_["tournaments"].size(); ++i) {
         json& t = state_["tournaments"][i];
@@ -211,7 +209,16 @@ void SourceState::refresh() {
             follower->look();
             following.insert(f.transcript.string());
             live_paths_[{i, f.name}] = f.transcript.string();
-            const int step = follower->step() < 0 ? -1 : std::max(0, follower->step() - options_.delay_steps);
+            const int step = shown_step(follower->step());
+            auto& board = boards_[{i, f.name}];
+            if (!board) {
+                try {
+                    board = std::make_unique<LiveBoard>(find_game(t["game"].get<std::string>()), f);
+                } catch (const UserError&) {  // a game this build does not know: no board
+                }
+            }
+            if (board) board->look(follower->step(), options_.delay_steps);
+            playing.insert({i, f.name});
             json seats = json::array();
             for (const auto& [label, s] : follower->seats())
                 seats.push_back({{"seat", label}, {"requests", s.requests}, {"charged_ms", s.charged_ms}});
@@ -228,7 +235,10 @@ void SourceState::refresh() {
         }
     }
     std::erase_if(followers_, [&](const auto& f) { return !following.count(f.first); });
+    std::erase_if(boards_, [&](const auto& b) { return !playing.count(b.first); });
 }
+
+int SourceState::shown_step(int step) const { return step < 0 ? -1 : std::max(0, step - options_.delay_steps); }
 
 std::optional<json> SourceState::live_match(std::size_t tournament, const std::string& name) {
     if (!state_.contains("tournaments") || tournament >= state_["tournaments"].size()) return std::nullopt;
@@ -239,7 +249,10 @@ std::optional<json> SourceState::live_match(std::size_t tournament, const std::s
         auto follower = path == live_paths_.end() ? followers_.end() : followers_.find(path->second);
         json out = r;
         out["tournament"] = t["name"];
-        out["frames"] = live_frames(tournament, name, false).has_value();
+        const auto board = boards_.find({tournament, name});
+        const auto board_step = board == boards_.end() ? std::nullopt : board->second->step_shown(r["step"].get<int>());
+        out["frames"] = board_step.has_value();
+        out["board_step"] = board_step ? json(*board_step) : json(nullptr);  // the step the board shows
         out["lines"] = json::array();
         if (follower == followers_.end()) return out;
         // Lines of the steps shown only: the delay holds back what the bots see as they play.
@@ -264,42 +277,13 @@ std::optional<json> SourceState::live_match(std::size_t tournament, const std::s
 }
 
 std::optional<std::string> SourceState::live_viewer(std::size_t tournament, const std::string& name) {
-    return live_frames(tournament, name, true);
-}
-
-// page false: only whether there would be one (the replay file is there and its game's viewer
-// recognises its start), without reading all of it.
-std::optional<std::string> SourceState::live_frames(std::size_t tournament, const std::string& name, bool page) {
+    const auto board = boards_.find({tournament, name});
     const auto path = live_paths_.find({tournament, name});
-    if (options_.delay_steps > 0 || path == live_paths_.end()) return std::nullopt;
-    try {
-        const std::string game = state_["tournaments"][tournament]["game"];
-        const GameDescriptor& descriptor = find_game(game);
-        if (descriptor.viewer.replay_is_folder || !descriptor.viewer.read) return std::nullopt;
-        const fs::path folder = fs::path(path->second).parent_path();
-        const fs::path replay = folder / descriptor.replay_file;
-        std::ifstream in(replay, std::ios::binary);
-        if (!in) return std::nullopt;
-        // Whether there would be a page is told by the file's start, what `recognises` looks at.
-        const std::size_t limit = page ? kMaxReplayBytes : std::size_t{64} << 10;
-        std::string text(std::min<std::size_t>(fs::file_size(replay), limit), '\0');
-        in.read(text.data(), static_cast<std::streamsize>(text.size()));
-        text.resize(static_cast<std::size_t>(in.gcount()));
-        text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);  // whole lines only
-        const ReplayText r{replay, std::move(text), nullptr};
-        if (r.text.empty() || !descriptor.viewer.recognises(r)) return std::nullopt;
-        if (!page) return std::string();
-        view::MatchView v;
-        v.game = game;
-        v.folder = folder;
-        v.data = {{"game", game},
-                  {"title", fmt::format("{} {} (live)", state_["tournaments"][tournament]["name"].get<std::string>(), name)},
-                  {"record", nullptr},
-                  {"replay", descriptor.viewer.read(r)}};
-        return view::viewer_page(v);
-    } catch (const std::exception&) {
-        return std::nullopt;  // a replay caught mid-write, or a game this build does not know
-    }
+    const auto follower = path == live_paths_.end() ? followers_.end() : followers_.find(path->second);
+    if (board == boards_.end() || follower == followers_.end()) return std::nullopt;
+    const std::string title =
+        fmt::format("{} {}", state_["tournaments"][tournament]["name"].get<std::string>(), name);
+    return board->second->page(shown_step(follower->second->step()), title);
 }
 
 std::optional<fs::path> SourceState::match_folder(std::int64_t id) {

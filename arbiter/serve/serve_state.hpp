@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "arbiter/serve/live_frames.hpp"
 #include "arbiter/serve/transcript_follow.hpp"
 #include "rating/store.hpp"
 
@@ -40,9 +41,9 @@ public:
     // nullopt when the tournament (by index in state) runs no such match and never stored it.
     std::optional<nlohmann::json> live_match(std::size_t tournament, const std::string& name);
 
-    // A running match's viewer page from the replay its game has written so far, where the game
-    // writes a text replay as it plays and its viewer reads the part written (cut at the last
-    // whole line); nullopt otherwise, and always under a delay (a replay has no steps to hold back).
+    // A running match's viewer page from the replay its referee has written so far (arbiter/serve/
+    // live_frames.hpp), under a delay the newest at least that many steps behind the match;
+    // nullopt while there is none.
     std::optional<std::string> live_viewer(std::size_t tournament, const std::string& name);
 
     // The folder of a stored match (for its viewer), nullopt when there is none.
@@ -50,7 +51,8 @@ public:
 
 private:
     void read_stored(const rating::Store& store);
-    std::optional<std::string> live_frames(std::size_t tournament, const std::string& name, bool page);
+    // The step a page shows of a running match now at `step` (-1 before its first).
+    int shown_step(int step) const;
 
     int index_;
     std::string path_;
@@ -63,6 +65,7 @@ private:
     std::map<std::string, std::unique_ptr<TranscriptFollower>> followers_;  // by transcript path
     std::vector<std::filesystem::path> folders_;  // each tournament's match folders (not shown on the page)
     std::map<std::pair<std::size_t, std::string>, std::string> live_paths_;  // (tournament, match) -> transcript
+    std::map<std::pair<std::size_t, std::string>, std::unique_ptr<LiveBoard>> boards_;  // (tournament, match)
 };
 
 // Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ"; nullopt for anything else.

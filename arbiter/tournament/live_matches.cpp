@@ -18,12 +18,16 @@ using nlohmann::json;
 
 constexpr std::size_t kLiveFileMax = 64 * 1024;
 
-// Removes the file when the match returns, however it returns.
+constexpr const char* kReplaySuffix = ".replay";
+
+// Removes the files when the match returns, however it returns.
 struct LiveFile {
     fs::path path;
+    fs::path replay;
     ~LiveFile() {
         std::error_code ec;
         if (!path.empty()) fs::remove(path, ec);
+        if (!replay.empty()) fs::remove(replay, ec);
     }
 };
 
@@ -32,13 +36,17 @@ struct LiveFile {
 fs::path live_folder(const fs::path& tournament_folder) { return tournament_folder / "live"; }
 
 MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
-    return [play = std::move(play), live_dir = std::move(live_dir)](const MatchRequest& request) {
+    return [play = std::move(play), live_dir = std::move(live_dir)](const MatchRequest& given) {
         LiveFile file;
-        if (!request.transcript_path.empty()) {
+        if (given.transcript_path.empty()) return play(given);
+        MatchRequest request = given;
+        {
             const fs::path folder = request.transcript_path.parent_path();
+            const fs::path replay = live_dir / (folder.filename().string() + kReplaySuffix);
             json j = {{"folder", folder.string()},
                       {"transcript", request.transcript_path.string()},
                       {"seed", request.seed},
+                      {"deal_set", request.deal_set ? json(*request.deal_set) : json(nullptr)},
                       {"rotation", request.rotation},
                       {"options", request.options.to_json()},
                       {"started_at", utc_timestamp_now()}};
@@ -51,6 +59,8 @@ MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
                 // Not synced: the file lives only while its match plays.
                 write_file_atomically(path, j.dump(), Durability::unsynced);
                 file.path = path;
+                file.replay = replay;
+                request.live_replay_path = replay;
             } catch (const std::exception&) {
                 // The live page is a view; the match plays whether it can be listed or not.
             }
@@ -62,7 +72,9 @@ MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
 void clear_live_files(const fs::path& live_dir) {
     std::error_code ec;
     for (fs::directory_iterator it(live_dir, ec), end; !ec && it != end; it.increment(ec))
-        if (it->path().extension() == ".json") fs::remove(it->path(), ec);
+        if (it->path().extension() == ".json" || it->path().extension() == kReplaySuffix ||
+            it->path().extension() == ".tmp")
+            fs::remove(it->path(), ec);
 }
 
 std::vector<LiveMatchFile> read_live_files(const fs::path& live_dir, std::size_t limit) {
@@ -77,6 +89,8 @@ std::vector<LiveMatchFile> read_live_files(const fs::path& live_dir, std::size_t
             f.name = p.stem().string();
             f.folder = j.at("folder").get<std::string>();
             f.transcript = j.at("transcript").get<std::string>();
+            f.live_replay = live_dir / (f.name + kReplaySuffix);
+            if (j.contains("deal_set") && !j.at("deal_set").is_null()) f.deal_set = j.at("deal_set").get<std::uint64_t>();
             f.seed = j.at("seed").get<std::uint64_t>();
             f.rotation = j.at("rotation").get<int>();
             f.options_json = j.at("options").get<std::string>();

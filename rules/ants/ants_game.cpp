@@ -158,6 +158,7 @@ GameDescriptor describe_game() {
             python->shuffle(bots);
         };
         for (const auto& bot : request.bots) settings.player_names.push_back(bot.name);
+        settings.live_replay = request.live_replay_path;
         std::ofstream stream;
         if (const std::string stream_path = request.options.text("stream"); !stream_path.empty()) {
             stream.open(stream_path, std::ios::binary);

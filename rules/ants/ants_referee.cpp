@@ -4,6 +4,7 @@
 
 #include "rules/ants/ants_protocol.hpp"
 #include "rules/ants/ants_replay.hpp"
+#include "rules/live_replay.hpp"
 #include "rules/seat_driver.hpp"
 
 namespace arb::ants {
@@ -12,7 +13,7 @@ namespace {
 class AntsMatch {
 public:
     AntsMatch(AntsEngine& engine, Table& table, const AntsRefereeSettings& settings)
-        : engine_(engine), table_(table), settings_(settings), n_(engine.players()) {
+        : engine_(engine), table_(table), settings_(settings), n_(engine.players()), live_(settings.live_replay) {
         outcome_.status.assign(n_, "survived");
         outcome_.faults.assign(n_, SeatFault{});
         outcome_.playerturns.assign(n_, 0);
@@ -80,6 +81,10 @@ public:
                 table_.retire(p, SeatStatus::killed, "eliminated (no ants left)");
             }
             over = engine_.game_over();
+            // The replay so far for a live page: frame `turn` is this turn's end.
+            live_.offer(turn, [&] {
+                return replay_file(engine_, outcome_.status, outcome_.playerturns, turn, settings_.player_names).dump() + "\n";
+            });
         }
         engine_.finish_game();
         outcome_.game_length = turn;
@@ -136,6 +141,7 @@ private:
     Table& table_;
     const AntsRefereeSettings& settings_;
     int n_;
+    LiveReplay live_;
     AntsMatchOutcome outcome_;
 };
 

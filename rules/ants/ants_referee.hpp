@@ -28,6 +28,8 @@ struct AntsRefereeSettings {
     // When set, receives the original's stream log (ants.md 8.3) piece by piece: the start
     // block, each turn's full state before its orders, and the end block.
     std::function<void(std::string_view text)> stream;
+    // Where the replay so far is written as the game plays (rules/live_replay.hpp); empty = not.
+    std::filesystem::path live_replay;
 };
 
 struct AntsMatchOutcome {

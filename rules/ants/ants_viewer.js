@@ -18,7 +18,9 @@ ArbiterView.renderers.ants = function (data, board, controls) {
   var fallback = [];
   for (var p = 0; p < players; p++) fallback.push(names[p] || 'player ' + (p + 1));
   var seats = ArbiterView.seatsOf(data, fallback);
-  var frames = length + 2;  // turns 0..length, then the final scores (with the end bonus)
+  // Turns 0..length, then the final scores (with the end bonus); a match still playing (data.live,
+  // arbiter serve) has no final scores yet.
+  var frames = length + (data.live ? 1 : 2);
   var step = { n: [-1, 0], s: [1, 0], e: [0, 1], w: [0, -1] };
 
   // Every ant's cell at each turn of its life (and where it died).

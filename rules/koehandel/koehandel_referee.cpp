@@ -8,6 +8,7 @@
 #include "rules/koehandel/koehandel_play.hpp"
 #include "rules/koehandel/koehandel_protocol.hpp"
 #include "rules/koehandel/koehandel_replay.hpp"
+#include "rules/live_replay.hpp"
 #include "rules/seat_driver.hpp"
 
 namespace arb::koehandel {
@@ -72,6 +73,7 @@ public:
     // What follows belongs to step `step`, marked at its first message: a turn that ends the game
     // says nothing, so its step is never marked and the marks never go back.
     void start_step(int step) { step_ = step; }
+    void flush_logs() { logs_.flush(); }
 
     int defaults(int seat) const { return defaults_[seat]; }
     int failures(int seat) const { return failures_[seat]; }
@@ -174,8 +176,15 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     // exchanges of turn k are step k.
     players.start_step(0);
     begin(game, players);
+    // The logs so far for a live page, made whole at a turn's end: the page replays them up to
+    // the frame the live file names (koehandel_view.cpp).
+    LiveReplay live(request.live_replay_path);
     int step = 1;
     for (;; ++step) {
+        live.offer(step - 1, [&] {
+            players.flush_logs();
+            return std::string();
+        });
         players.start_step(step);
         if (!play_turn(game, players)) break;
     }

@@ -77,6 +77,10 @@ void PlayerLogs::failed_reply(int seat, ReplyStatus status) { write(seat, kReply
 void PlayerLogs::default_action(int seat, const std::string& what) { write(seat, kDefault, what); }
 void PlayerLogs::note(int seat, const std::string& text) { write(seat, kNote, text); }
 
+void PlayerLogs::flush() {
+    for (auto& f : files_) f->flush();
+}
+
 void PlayerLogs::write(int seat, std::string_view prefix, std::string_view text) {
     if (!files_.empty()) *files_[static_cast<std::size_t>(seat)] << prefix << text << '\n';
 }

@@ -40,6 +40,8 @@ public:
     void failed_reply(int seat, ReplyStatus status);
     void default_action(int seat, const std::string& what);
     void note(int seat, const std::string& text);  // "# fault ..." or "# out: ..."
+    // Writes out what is buffered, so that the files hold every line logged so far, whole.
+    void flush();
 
 private:
     void write(int seat, std::string_view prefix, std::string_view text);

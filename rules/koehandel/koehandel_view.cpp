@@ -101,7 +101,9 @@ kh::Options options_of(const MatchRecord& record) {
     return kh::engine_options(request);
 }
 
-json replay_of_logs(const MatchRecord& record, const fs::path& logs) {
+// The match's frames from its logs: all of them (last_frame nullopt), the logs then read to
+// their end; or, for a match still playing, frames 0..last_frame only (what the logs hold whole).
+json replay_of_logs_to(const MatchRecord& record, const fs::path& logs, std::optional<int> last_frame) {
     std::vector<kh::SeatLog> seat_logs;
     for (int s = 0; s < kh::kSeats; ++s) seat_logs.push_back(kh::read_seat_log(logs, s));
     const std::uint64_t market = kh::logged_market(seat_logs[0]);
@@ -111,7 +113,9 @@ json replay_of_logs(const MatchRecord& record, const fs::path& logs) {
     try {
         kh::begin(game, players);
         turns.push_back(snapshot(game.state(), players.take_events()));
-        while (kh::play_turn(game, players)) turns.push_back(snapshot(game.state(), players.take_events()));
+        const auto more = [&] { return !last_frame || static_cast<int>(turns.size()) <= *last_frame; };
+        while (more() && kh::play_turn(game, players)) turns.push_back(snapshot(game.state(), players.take_events()));
+        if (last_frame) return {{"seats", kh::kSeats}, {"turns", std::move(turns)}, {"end_reason", ""}};
         kh::finish(game, players);
     } catch (const kh::LogDifference& d) {
         throw UserError(fmt::format("{}:{}: the log has '{}' where the game replayed from the record's seed has '{}'",
@@ -126,6 +130,8 @@ json replay_of_logs(const MatchRecord& record, const fs::path& logs) {
     return {{"seats", kh::kSeats}, {"turns", std::move(turns)}, {"end_reason", game.state().end_reason}};
 }
 
+json replay_of_logs(const MatchRecord& record, const fs::path& logs) { return replay_of_logs_to(record, logs, std::nullopt); }
+
 }  // namespace
 
 GameViewer viewer() {
@@ -135,6 +141,9 @@ GameViewer viewer() {
     v.example_replay = "logs/";
     v.replay_is_folder = true;
     v.read_folder = replay_of_logs;
+    v.read_live_folder = [](const MatchRecord& record, const fs::path& logs, int step) {
+        return replay_of_logs_to(record, logs, step);
+    };
     return v;
 }
 

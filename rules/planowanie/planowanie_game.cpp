@@ -95,7 +95,7 @@ GameDescriptor describe_game() {
     };
     game.referee = [](const MatchRequest& request, Table& table) {
         RefereeSettings settings{config_for(request), request.deal_seed(), sends_quit(request),
-                                 request.replay_path};
+                                 request.replay_path, request.live_replay_path};
         return run_referee(settings, table);
     };
     game.verify = [](const std::filesystem::path& path) { return verify_game_log(read_game_log(path)); };

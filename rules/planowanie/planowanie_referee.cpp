@@ -8,6 +8,7 @@
 #include <span>
 
 #include "rules/planowanie/planowanie_protocol.hpp"
+#include "rules/live_replay.hpp"
 #include "rules/planowanie/planowanie_replay.hpp"
 #include "rules/seat_driver.hpp"
 
@@ -64,6 +65,8 @@ class Referee {
     // match before a declaration round or a card is logged leaves its step without a decision to
     // draw: the log's "fault" names it, so that the viewer draws that step as well.
     void mark_step() {
+        // The log so far, for a live page: it draws the steps up to the one that ends here.
+        if (marked_ >= 0) live_.offer(marked_, [&] { return to_json(log_).dump(1) + "\n"; });
         if (step_ != marked_) table_.mark_step(step_);
         marked_ = step_++;
     }
@@ -410,6 +413,7 @@ class Referee {
     int step_ = 0;     // the next step to mark
     int marked_ = -1;  // the last step marked
     GameLog log_;
+    LiveReplay live_{settings_.live_replay};
 };
 
 }  // namespace

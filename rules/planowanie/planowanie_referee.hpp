@@ -34,6 +34,7 @@ struct RefereeSettings {
     std::uint64_t deal_seed = 1;
     bool send_quit = true;           // seed's tester sends `quit`; the tournament judge just kills
     std::filesystem::path log_path;  // the game log (planowanie_replay.hpp); empty = none
+    std::filesystem::path live_replay;  // the log so far, as it plays (rules/live_replay.hpp); empty = none
 };
 
 // Plays one match. Bot faults are results, never exceptions.

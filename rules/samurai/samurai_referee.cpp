@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/user_error.hpp"
+#include "rules/live_replay.hpp"
 #include "rules/samurai/samurai_protocol.hpp"
 #include "rules/seat_driver.hpp"
 
@@ -26,7 +27,7 @@ std::filesystem::path game_log_path(const std::filesystem::path& log_path, int g
     return p;
 }
 
-GameOutcome play_game(const Field& field, Table& table, int first_seat, int first_step) {
+GameOutcome play_game(const Field& field, Table& table, int first_seat, int first_step, const StepPlayed& step_played) {
     GameOutcome outcome;
     outcome.log.field = field;
     GameState state = initial_state(field);
@@ -62,6 +63,7 @@ GameOutcome play_game(const Field& field, Table& table, int first_seat, int firs
         std::array<std::int64_t, kAgents> left{};
         for (int a = 0; a < kAgents; ++a) left[a] = time_left_ms(table, first_seat + a);
         outcome.log.plays.push_back(to_logged_play(record, left));
+        if (step_played) step_played(first_step + s + 1, outcome.log);
     }
     outcome.scores = state.scores;
     outcome.all_gold_dug = state.scores[0] + state.scores[1] == total_gold(field);
@@ -106,11 +108,20 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     std::array<int, 2> unparsable{0, 0};
     std::string end_reason;
 
+    // The match so far for a live page: a JSON array of the games' logs (samurai_view.cpp).
+    LiveReplay live(request.live_replay_path);
+    std::string logs_before;  // the finished games' logs, each followed by a comma
+    const auto step_played = [&](int frame, const GameLog& so_far) {
+        live.offer(frame, [&] { return "[" + logs_before + game_log_json(so_far) + "]\n"; });
+    };
+
     int first_step = 0;  // the viewer's frames run on over both games
     for (int g = 0; g < kGamesPerMatch; ++g) {
         table.mark_step(first_step);  // the game's field before its first step
         table.note(fmt::format("game {} starts: bot 0 is team {}", g + 1, g == 0 ? 0 : 1));
-        const GameOutcome game = play_game(field, table, g * kAgents, first_step);
+        const GameOutcome game = play_game(field, table, g * kAgents, first_step,
+                                           live.on() ? step_played : StepPlayed{});
+        if (live.on()) logs_before += game_log_json(game.log) + ",";
         first_step += static_cast<int>(game.log.plays.size()) + 1;
         for (int a = 0; a < kAgents; ++a) {
             const int bot = bot_of_agent(g, a);

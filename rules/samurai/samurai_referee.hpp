@@ -17,6 +17,7 @@
 // for the rest of the game (rules.html "Think Time Limit"). A reply that is not an integer is an
 // invalid plan: -1 for that step (rules.html), counted in the participant's detail.
 #include <array>
+#include <functional>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -50,8 +51,12 @@ struct GameOutcome {
     bool all_gold_dug = false;
 };
 
+// Called after each step of a game with the step's frame and the game's log so far.
+using StepPlayed = std::function<void(int frame, const GameLog& so_far)>;
+
 // Plays one game with agent a on table seat first_seat + a. Bot faults are results.
-GameOutcome play_game(const Field& field, Table& table, int first_seat, int first_step = 0);
+GameOutcome play_game(const Field& field, Table& table, int first_seat, int first_step = 0,
+                      const StepPlayed& step_played = {});
 
 // The match descriptor's parts.
 Field load_match_field(const MatchRequest& request);  // the field option, total-time-ms override applied

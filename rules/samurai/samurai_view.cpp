@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/json_text.hpp"
+#include "core/user_error.hpp"
 #include "rules/samurai/samurai_game.hpp"
 #include "rules/samurai/samurai_referee.hpp"
 #include "rules/samurai/samurai_replay.hpp"
@@ -44,16 +45,28 @@ nlohmann::json states_json(const GameLog& log) {
     return states;
 }
 
+nlohmann::json game_json(std::string_view text, const std::string& source) {
+    const GameLog log = parse_game_log(text, source);
+    nlohmann::json json = parse_json_text(text, source);
+    return {{"size", log.field.size}, {"steps", log.field.steps}, {"plays", json["plays"]}, {"states", states_json(log)}};
+}
+
 nlohmann::json match_json(const fs::path& path) {
     nlohmann::json games = nlohmann::json::array();
     for (const fs::path& p : {path, game_log_path(path, 1)}) {
         if (p != path && !fs::is_regular_file(p)) break;
-        const std::string text = read_text_file(p, kMaxReplayBytes);
-        const GameLog log = parse_game_log(text, p.string());
-        nlohmann::json json = parse_json_text(text, p.string());
-        games.push_back({{"size", log.field.size}, {"steps", log.field.steps}, {"plays", json["plays"]},
-                         {"states", states_json(log)}});
+        games.push_back(game_json(read_text_file(p, kMaxReplayBytes), p.string()));
     }
+    return {{"games", std::move(games)}};
+}
+
+// A running match's live text (samurai_referee.cpp): a JSON array of its games' logs so far.
+nlohmann::json live_match_json(const ReplayText& r) {
+    const nlohmann::json logs = parse_json_text(r.text, r.path.string());
+    if (!logs.is_array() || logs.empty() || logs.size() > static_cast<std::size_t>(kGamesPerMatch))
+        throw UserError(r.path.string() + ": not a running SamurAI match (an array of 1 or 2 game logs)");
+    nlohmann::json games = nlohmann::json::array();
+    for (const auto& log : logs) games.push_back(game_json(log.dump(), r.path.string()));
     return {{"games", std::move(games)}};
 }
 
@@ -68,6 +81,7 @@ GameViewer viewer() {
         return r.json != nullptr && r.json->value("filetype", "") == "SamurAI Dig Here Game Log";
     };
     v.read = [](const ReplayText& r) { return match_json(r.path); };
+    v.read_live = live_match_json;
     return v;
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/rng.hpp"
 #include "core/user_error.hpp"
+#include "rules/live_replay.hpp"
 #include "rules/seat_driver.hpp"
 #include "rules/smartdog/smartdog_map.hpp"
 #include "rules/smartdog/smartdog_protocol.hpp"
@@ -244,7 +245,8 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     const int players = table.size();
     const bool arrival = request.options.flag("arrival");
     Session session(tile, players);
-    WireLog log(request.replay_path);
+    WireLog log(request.replay_path, !request.live_replay_path.empty());
+    LiveReplay live(request.live_replay_path);  // the wire log so far, for a live page
     const bool abort_on_fault = on_fault_abort(request);
     note_match_header(log, request.options.path("map"), players, tile.params, arrival, abort_on_fault);
     Match m{session, table, log, players, std::vector<std::string>(static_cast<std::size_t>(players)), abort_on_fault};
@@ -255,7 +257,10 @@ RefereeResult referee_match(const MatchRequest& request, Table& table) {
     join_all(m);
     int step = 0;
     for (; !session.finished(); ++step) {
-        if (step > 0) table.mark_step(step);
+        if (step > 0) {
+            live.offer(step - 1, [&] { return log.text(); });
+            table.mark_step(step);
+        }
         play_turn(m, arrival);
     }
     table.mark_step(step);

@@ -7,7 +7,7 @@
 
 namespace arb::smartdog {
 
-WireLog::WireLog(const std::filesystem::path& path) {
+WireLog::WireLog(const std::filesystem::path& path, bool keep_text) : keep_text_(keep_text) {
     if (path.empty()) return;
     out_.open(path, std::ios::binary);
     if (!out_) throw UserError("cannot write " + path.string());
@@ -19,6 +19,7 @@ void WireLog::note(const std::string& text) { write("# " + text); }
 
 void WireLog::write(const std::string& line) {
     if (out_.is_open()) out_ << line << '\n';
+    if (keep_text_) text_.append(line).push_back('\n');
 }
 
 void note_match_header(WireLog& log, const std::filesystem::path& map, int players, const Params& params, bool arrival,

@@ -16,14 +16,18 @@ namespace arb::smartdog {
 // Writes nothing when given an empty path; UserError when the file cannot be opened.
 class WireLog {
 public:
-    explicit WireLog(const std::filesystem::path& path);
+    // keep_text: also keeps what it wrote, for a live page (text()).
+    explicit WireLog(const std::filesystem::path& path, bool keep_text = false);
     void from(int player, const std::string& line);
     void to(int player, const std::string& line);
     void note(const std::string& text);
+    const std::string& text() const { return text_; }
 
 private:
     void write(const std::string& line);
     std::ofstream out_;
+    bool keep_text_ = false;
+    std::string text_;
 };
 
 // The notes a transcript starts with: the map (absolute), the players, the options the referee

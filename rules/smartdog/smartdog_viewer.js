@@ -58,7 +58,8 @@ ArbiterView.renderers.smartdog = function (data, board, controls) {
   var info = el('div', { 'class': 'events' });
   board.appendChild(info);
   var ctx = zoom.ctx;
-  var frames = turns.length + 1;  // every turn, then the final scores
+  // Every turn, then the final scores; a match still playing (data.live, arbiter serve) has none yet.
+  var frames = Math.max(turns.length + (data.live ? 0 : 1), 1);
   var penCount = turns.map(sheepInPens);
 
   function penOf(r, c) {  // the seat whose pen the cell is in, else -1

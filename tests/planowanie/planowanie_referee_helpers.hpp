@@ -47,7 +47,7 @@ inline std::vector<ScriptedBot> random_bots(int n, std::uint64_t first_seed = 1)
 
 inline RefereeSettings settings_for(Config config, std::uint64_t deal_seed = 42, bool quit = true,
                              std::filesystem::path log_path = {}) {
-    return RefereeSettings{std::move(config), deal_seed, quit, std::move(log_path)};
+    return RefereeSettings{std::move(config), deal_seed, quit, std::move(log_path), {}};
 }
 
 inline std::filesystem::path scratch_file(const std::string& name) {

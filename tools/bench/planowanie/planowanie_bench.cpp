@@ -62,7 +62,8 @@ int strength(int deal_sets) {
                 planowanie::RefereeSettings{.config = planowanie::Config::tournament(),
                                             .deal_seed = static_cast<std::uint64_t>(50000 + set),
                                             .send_quit = true,
-                                            .log_path = {}},
+                                            .log_path = {},
+                                            .live_replay = {}},
                 table);
             ++matches;
             if (result.end_reason != "completed") ++faults;
