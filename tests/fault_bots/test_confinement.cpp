@@ -4,13 +4,18 @@
 // the attacks on other bots succeed, so these tests can fail).
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "core/confine/bot_limits.hpp"
 #include "core/confine/bot_spawn.hpp"
@@ -452,4 +457,61 @@ TEST_CASE("without the sandbox, what a bot leaves after the arbiter is killed di
     MESSAGE("processes left by the killed arbiter: " << processes_with(tag));
     reclaim_orphaned_seats(plan);     // ... until the next arbiter starts
     CHECK(left_after_waiting(tag) == 0);
+}
+
+namespace {
+
+// A pid that no process has now: a child's, once reaped.
+pid_t free_pid() {
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    ::waitpid(child, nullptr, 0);
+    return child;
+}
+
+// A process that sleeps in the cgroup `dir` (made here), as a seat of another arbiter would.
+pid_t sleeper_in(const std::filesystem::path& dir) {
+    std::filesystem::create_directory(dir);
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::pause();
+        ::_exit(0);
+    }
+    std::ofstream(dir / "cgroup.procs") << child << "\n";
+    return child;
+}
+
+bool alive(pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) == 0; }
+
+unsigned long long own_pid_namespace() {
+    struct stat st {};
+    return ::stat("/proc/self/ns/pid", &st) == 0 ? static_cast<unsigned long long>(st.st_ino) : 0;
+}
+
+}  // namespace
+
+// Arbiters in other PID namespaces (containers, the multi-host tests' nodes) share the cgroup
+// tree, where their pids are other numbers: a seat cgroup named for a pid of another namespace
+// that is free here must not be taken for a dead arbiter's and swept (its bots killed).
+TEST_CASE("the sweep of dead arbiters' seat cgroups leaves those of another PID namespace alone") {
+    const LimitsPlan plan = plan_limits(Limits{});
+    const std::filesystem::path parent = plan.kind == LimitsPlan::Kind::cgroup_v2 ? plan.v2_parent : plan.v1_memory_parent;
+    if (plan.kind == LimitsPlan::Kind::rlimit || parent.empty()) {
+        MESSAGE("skipped: no cgroup here to sweep");
+        return;
+    }
+    const pid_t owner = free_pid();
+    const auto other = parent / fmt::format("arbiter-{}.{}-0-sweep-test", owner, own_pid_namespace() + 1);
+    const auto here = parent / fmt::format("arbiter-{}.{}-1-sweep-test", owner, own_pid_namespace());
+    const pid_t theirs = sleeper_in(other), ours = sleeper_in(here);
+    reclaim_orphaned_seats(plan);
+    std::this_thread::sleep_for(50ms);
+    // The control: a dead owner of this namespace is swept, its process killed.
+    CHECK_FALSE(alive(ours));
+    CHECK(alive(theirs));
+    CHECK(std::filesystem::exists(other));
+    ::kill(theirs, SIGKILL);
+    ::waitpid(theirs, nullptr, 0);
+    ::rmdir(other.c_str());
+    ::rmdir(here.c_str());
 }
