@@ -22,6 +22,9 @@
 # The raw sides run their bot as a plain child, not sandboxed (ARBITER_SANDBOX=none makes the
 # seats' bots plain children too).
 #   build first: cmake --build BUILD --target bench_smartdog_seat smartdog_echo_peer bench_raw_channels bench_koehandel_http bench_koehandel_echo_bot bench_koehandel_raw_http
+# PIN=CPUS (taskset's list, e.g. PIN=0) runs every program of blocks A and B, and so their peers,
+# on those CPUs: where the loopback floor moves with where two processes land (on a VM a wake-up
+# on the other core costs tens of microseconds), PIN=0 measures both sides on one core.
 #   tools/bench/network_seats.sh BUILD_DIR [RUNS=5] [TURNS=4000] [ROUNDS=2000]
 set -euo pipefail
 build=${1:?usage: network_seats.sh BUILD_DIR [RUNS] [TURNS] [ROUNDS]}
@@ -48,19 +51,21 @@ summary() {
   a=$(median < "$2"); b=$(median < "$4")
   echo "median of $runs runs: $1 $a $6, $3 $b $6, ratio of medians $(ratio "$a" "$b")x, median of the run ratios $(median < "$5")x"
 }
+pin=()
+[ -n "${PIN:-}" ] && pin=(taskset -c "$PIN")
 work=$(mktemp -d -t arbiter-network-seats.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-echo "machine: $(nproc) cores, sandbox ${ARBITER_SANDBOX:-default}"
+echo "machine: $(nproc) cores, sandbox ${ARBITER_SANDBOX:-default}${PIN:+, every program on CPU $PIN}"
 
 echo "--- A. smart-dog turn: TCP seat vs raw loopback TCP, same peer, bytes and framing (load before: $(load))"
 peer=$bench/smartdog_echo_peer
 for ((i = 1; i <= runs; i++)); do
   if ((i % 2)); then
-    seat_out=$("$bench/bench_smartdog_seat" "$peer" "$turns" 1)
-    raw_out=$("$bench/bench_raw_channels" "$peer" "$turns" 1)
+    seat_out=$("${pin[@]}" "$bench/bench_smartdog_seat" "$peer" "$turns" 1)
+    raw_out=$("${pin[@]}" "$bench/bench_raw_channels" "$peer" "$turns" 1)
   else
-    raw_out=$("$bench/bench_raw_channels" "$peer" "$turns" 1)
-    seat_out=$("$bench/bench_smartdog_seat" "$peer" "$turns" 1)
+    raw_out=$("${pin[@]}" "$bench/bench_raw_channels" "$peer" "$turns" 1)
+    seat_out=$("${pin[@]}" "$bench/bench_smartdog_seat" "$peer" "$turns" 1)
   fi
   seat_line=$(grep '^run 1: per turn' <<< "$seat_out"); raw_line=$(grep '^raw run 1: per turn' <<< "$raw_out")
   seat_tcp=$(tcp_us <<< "$seat_line"); raw_tcp=$(tcp_us <<< "$raw_line")
@@ -85,10 +90,10 @@ cbot=$bench/koehandel/echo_bot
 for ((i = 1; i <= runs; i++)); do
   mkdir "$work/b-seat-log-$i"
   seat_run() {
-    "$bench/koehandel/bench_koehandel_http" http "$cbot" "$rounds" "$work/b-seat-log-$i" | field median_us
+    "${pin[@]}" "$bench/koehandel/bench_koehandel_http" http "$cbot" "$rounds" "$work/b-seat-log-$i" | field median_us
   }
   raw_run() {
-    "$bench/koehandel/bench_koehandel_raw_http" "$cbot" "$rounds" 2> "$work/b-raw-log-$i" | field median_us \
+    "${pin[@]}" "$bench/koehandel/bench_koehandel_raw_http" "$cbot" "$rounds" 2> "$work/b-raw-log-$i" | field median_us \
       || { cat "$work/b-raw-log-$i" >&2; return 1; }
   }
   if ((i % 2)); then seat=$(seat_run); raw=$(raw_run); else raw=$(raw_run); seat=$(seat_run); fi
