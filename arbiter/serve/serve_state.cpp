@@ -66,6 +66,7 @@ json recent_matches(const rating::Store& store, const std::string& game, const s
         for (const auto& s : m.seats)
             seats.push_back({{"bot", s.bot}, {"rank", s.rank}, {"score", s.score}, {"status", s.status}});
         out.push_back({{"key", m.schedule_key.value_or("#" + std::to_string(m.id))},
+                       {"map", map_file_of(game, m.config_json)},
                        {"started_at", m.started_at},
                        {"wall_s", m.wall_s},
                        {"seats", seats},

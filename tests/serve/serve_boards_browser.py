@@ -14,14 +14,12 @@ import argparse
 import os
 import shutil
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "view"))
-from browser_test import Browser  # noqa: E402
 from serve_browser import shoot  # noqa: E402
-from serve_common import SKIP, Server, fail  # noqa: E402
+from serve_common import Server, browser_setup, fail, start_browser  # noqa: E402
 from serve_frames import games, start_tournament  # noqa: E402
 
 BOARD = "document.getElementById('frames')"
@@ -78,25 +76,11 @@ def main():
     ap.add_argument("--screenshots")
     ap.add_argument("--game", action="append", help="only these games")
     args = ap.parse_args()
-    chromium = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium:
-        print("SKIP: no chromium")
-        sys.exit(SKIP)
-    shutil.rmtree(args.scratch, ignore_errors=True)
-    os.makedirs(args.scratch)
-    shots = args.screenshots or os.path.join(args.scratch, "shots")
-    os.makedirs(shots, exist_ok=True)
+    chromium, shots = browser_setup(args)
     table = games(os.path.abspath(args.bots), os.path.abspath(os.path.join(args.shared, "data")), scale=3)
     chosen = args.game or list(table)
     server = Server(args.arbiter, [os.path.join(args.scratch, f"{g}.sqlite") for g in chosen], ["--tick-ms", "200"])
-    profile = tempfile.mkdtemp(prefix="serve-chromium-")
-    try:
-        browser = Browser(chromium, profile)
-        browser.open_page()
-    except Exception as e:  # noqa: BLE001
-        server.stop()
-        print(f"SKIP: Chromium did not start: {e}")
-        sys.exit(SKIP)
+    browser, profile = start_browser(chromium, server)
     try:
         for index, game in enumerate(chosen):
             a, fa, b, fb = watch(browser, server, args, game, index, table[game], shots)

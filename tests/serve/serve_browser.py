@@ -13,14 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "view"))
-from browser_test import Browser  # noqa: E402
-from serve_common import SKIP, Server, fail, tournament_cmd  # noqa: E402
+from serve_common import Server, browser_setup, fail, start_browser, tournament_cmd  # noqa: E402
 
 GAMES = "([...document.querySelectorAll('table.standings tr')].slice(1).map(r => Number(r.cells[6].textContent))" \
         ".reduce((a, b) => a + b, 0))"
@@ -48,25 +46,11 @@ def main():
         ap.add_argument(a, required=True)
     ap.add_argument("--screenshots")
     args = ap.parse_args()
-    chromium = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium:
-        print("SKIP: no chromium")
-        sys.exit(SKIP)
-    shutil.rmtree(args.scratch, ignore_errors=True)
-    os.makedirs(args.scratch)
-    shots = args.screenshots or os.path.join(args.scratch, "shots")
-    os.makedirs(shots, exist_ok=True)
+    chromium, shots = browser_setup(args)
     db = os.path.join(args.scratch, "live.sqlite")
     env = dict(os.environ, ARBITER_BOTS=os.path.abspath(args.bots))
     server = Server(args.arbiter, [db], ["--tick-ms", "200"])
-    profile = tempfile.mkdtemp(prefix="serve-chromium-")
-    try:
-        browser = Browser(chromium, profile)
-        browser.open_page()
-    except Exception as e:  # noqa: BLE001
-        server.stop()
-        print(f"SKIP: Chromium did not start: {e}")
-        sys.exit(SKIP)
+    browser, profile = start_browser(chromium, server)
     proc = None
     try:
         browser.navigate(f"http://{server.host}:{server.port}/")

@@ -3,10 +3,12 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 SKIP = 77
@@ -125,3 +127,34 @@ class EventStream:
 
     def close(self):
         self.sock.close()
+
+
+def browser_setup(args):
+    """For a browser test: Chromium's path (exit 77 without one), a fresh scratch folder and the
+    screenshots' folder (--screenshots, else one in the scratch)."""
+    chromium = os.environ.get("ARBITER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        print("SKIP: no chromium")
+        sys.exit(SKIP)
+    shutil.rmtree(args.scratch, ignore_errors=True)
+    os.makedirs(args.scratch)
+    shots = args.screenshots or os.path.join(args.scratch, "shots")
+    os.makedirs(shots, exist_ok=True)
+    return chromium, shots
+
+
+def start_browser(chromium, server):
+    """(browser, profile folder), headless Chromium with a page open; exit 77 (the server stopped)
+    where it does not start."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "view"))
+    from browser_test import Browser  # noqa: E402
+    profile = tempfile.mkdtemp(prefix="serve-chromium-")
+    try:
+        browser = Browser(chromium, profile)
+        browser.open_page()
+    except Exception as e:  # noqa: BLE001
+        server.stop()
+        shutil.rmtree(profile, ignore_errors=True)
+        print(f"SKIP: Chromium did not start: {e}")
+        sys.exit(SKIP)
+    return browser, profile

@@ -5,12 +5,15 @@ whole time, each reading every update. Prints both times, the slowdown, the even
 and the server's memory with all clients on; fails when the tournament took over twice as long
 (the figure a quiet machine gives is in docs/benchmarks.md) or a client was dropped.
 
-Usage: serve_load.py --arbiter BIN --bots DIR --config CONFIG --scratch DIR [--clients N]
+--pairs K plays K pairs, alternating which of the two goes first, and prints the medians.
+
+Usage: serve_load.py --arbiter BIN --bots DIR --config CONFIG --scratch DIR [--clients N] [--pairs K]
 """
 import argparse
 import os
 import selectors
 import shutil
+import statistics
 import subprocess
 import sys
 import threading
@@ -53,22 +56,9 @@ def follow(streams, stop, counts):
             counts[key.data] += chunk.count(b"\n\ndata: ") + chunk.startswith(b"data: ")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    for a in ("--arbiter", "--bots", "--config", "--scratch"):
-        ap.add_argument(a, required=True)
-    ap.add_argument("--clients", type=int, default=1000)
-    ap.add_argument("--rounds", type=int, default=16)  # 128 matches: long enough for several updates
-    args = ap.parse_args()
-    limit = raise_fd_limit()
-    clients = min(args.clients, limit - 100)
-    shutil.rmtree(args.scratch, ignore_errors=True)
-    os.makedirs(args.scratch)
-    rounds = ["--rounds", str(args.rounds)]
-    alone = run_tournament(args.arbiter, os.path.join(args.scratch, "alone.sqlite"), args.config, args.bots,
-                           extra=rounds)
-
-    db = os.path.join(args.scratch, "watched.sqlite")
+def watched_run(args, db, clients, rounds):
+    """The tournament with `arbiter serve` on its file and `clients` following /events throughout:
+    (seconds, events per client, server RSS idle and loaded, server CPU, clients' CPU)."""
     server = Server(args.arbiter, [db])  # the default tick, as a page shown to many would run
     idle_rss = rss_kib(server.proc.pid)
     streams = [EventStream(server.host, server.port) for _ in range(clients)]
@@ -80,7 +70,7 @@ def main():
     reader.start()
     loaded_rss = rss_kib(server.proc.pid)
     server_cpu, client_cpu = cpu_seconds(server.proc.pid), time.process_time()
-    watched = run_tournament(args.arbiter, db, args.config, args.bots, extra=rounds)
+    seconds = run_tournament(args.arbiter, db, args.config, args.bots, extra=rounds)
     server_cpu, client_cpu = cpu_seconds(server.proc.pid) - server_cpu, time.process_time() - client_cpu
     time.sleep(2)
     stop.set()
@@ -88,19 +78,58 @@ def main():
     for s in streams:
         s.close()
     server.stop()
-    dropped = sum(1 for c in counts if c < 0)
-    slowdown = watched / alone - 1
-    print(f"tournament alone {alone:.2f} s, with serve and {clients} clients following {watched:.2f} s: "
-          f"{slowdown * 100:+.1f} %; events per client min {min(counts)} max {max(counts)}; "
-          f"server memory {idle_rss} KiB idle, {loaded_rss} KiB with {clients} clients "
-          f"({(loaded_rss - idle_rss) / max(1, clients):.1f} KiB each); CPU while it played: server "
-          f"{server_cpu:.2f} s, the {clients} clients (this script) {client_cpu:.2f} s")
-    if dropped:
-        fail(f"{dropped} clients were dropped")
-    if min(counts) < 3:
-        fail("a client did not get the updates")
-    if watched > 2 * alone:
-        fail("the tournament took over twice as long with the clients")
+    return seconds, counts, idle_rss, loaded_rss, server_cpu, client_cpu
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--arbiter", "--bots", "--config", "--scratch"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("--clients", type=int, default=1000)
+    ap.add_argument("--rounds", type=int, default=16)  # 128 matches: long enough for several updates
+    ap.add_argument("--pairs", type=int, default=1, help="alone/watched pairs, alternating which goes first")
+    args = ap.parse_args()
+    limit = raise_fd_limit()
+    clients = min(args.clients, limit - 100)
+    shutil.rmtree(args.scratch, ignore_errors=True)
+    os.makedirs(args.scratch)
+    rounds = ["--rounds", str(args.rounds)]
+    alone_times, watched_times, ratios = [], [], []
+    for pair in range(args.pairs):
+        def alone():
+            return run_tournament(args.arbiter, os.path.join(args.scratch, f"alone-{pair}.sqlite"), args.config,
+                                  args.bots, extra=rounds)
+
+        def watched():
+            return watched_run(args, os.path.join(args.scratch, f"watched-{pair}.sqlite"), clients, rounds)
+        if pair % 2 == 0:
+            a = alone()
+            w = watched()
+        else:
+            w = watched()
+            a = alone()
+        seconds, counts, idle_rss, loaded_rss, server_cpu, client_cpu = w
+        dropped = sum(1 for c in counts if c < 0)
+        print(f"pair {pair + 1}: tournament alone {a:.2f} s, with serve and {clients} clients following "
+              f"{seconds:.2f} s: {(seconds / a - 1) * 100:+.1f} %; events per client min {min(counts)} max "
+              f"{max(counts)}; server memory {idle_rss} KiB idle, {loaded_rss} KiB with {clients} clients "
+              f"({(loaded_rss - idle_rss) / max(1, clients):.1f} KiB each); CPU while it played: server "
+              f"{server_cpu:.2f} s, the {clients} clients (this script) {client_cpu:.2f} s "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
+        if dropped:
+            fail(f"{dropped} clients were dropped")
+        if min(counts) < 3:
+            fail("a client did not get the updates")
+        if seconds > 2 * a:
+            fail("the tournament took over twice as long with the clients")
+        alone_times.append(a)
+        watched_times.append(seconds)
+        ratios.append(seconds / a)
+    if args.pairs > 1:
+        print(f"medians of {args.pairs} pairs: alone {statistics.median(alone_times):.2f} s, watched "
+              f"{statistics.median(watched_times):.2f} s: "
+              f"{(statistics.median(watched_times) / statistics.median(alone_times) - 1) * 100:+.1f} %; "
+              f"median of the pairs' ratios {(statistics.median(ratios) - 1) * 100:+.1f} %")
     print("PASS")
 
 

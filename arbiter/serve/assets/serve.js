@@ -67,11 +67,15 @@
   }
   function recent(list) {
     if (!list.length) return null;
+    // The map or field column only where a match of the list was played on one.
+    const maps = list.some((m) => m.map);
     const rows = list.map((m) => el('tr', {}, el('td', { class: 'l' }, el('a', { href: m.href, text: m.key })),
+      maps ? td(m.map || '', 2) : null,
       td(m.seats.map((s) => `${s.bot} ${s.rank === 1 ? '1st' : '#' + s.rank} ${s.score}` +
         (s.status !== 'ok' ? ` (${s.status})` : '')).join(', '), 2), td(m.wall_s.toFixed(1) + ' s')));
+    const head = [['match', 1]].concat(maps ? [['map', 1]] : [], [['result', 1], ['wall']]);
     return el('div', {}, el('h3', { text: 'Finished (latest first; a key opens its viewer)' }),
-      table([['match', 1], ['result', 1], ['wall']], rows, 'recent'));
+      table(head, rows, 'recent'));
   }
   function tournament(src, t, delay) {
     const s = t.status;

@@ -7,7 +7,8 @@ Usage: slow.py MS GAME BOT...
        after the request that asked for it (the first line the child prints after a line it read).
   GAME smartdog, koehandel: BOT is the Python sample bot's file, run in this process, each of its
        decisions (smart-dog's turns, Koehandel's requests) MS slower.
-Writes no file.
+Writes no file. Self-contained, as deviate.py is: the sandbox shows a bot only the files its
+command names, so the two cannot share a module.
 """
 import importlib.util
 import os

@@ -4,7 +4,8 @@
 # random_bots, random groups; bots that answer at once, with a time budget no load can exhaust, so both runs give the same table) in batched jobs
 # (parallel-tournament --batch BATCH --no-logs, 1 match at a time per host), shared folder.
 # Prints, as rows for docs/benchmarks.md:
-#   - per-job overhead: the recipe's wall time against the same matches in-process, 3 at once
+#   - per-job overhead: the jobs' run times on their hosts against their matches' own wall times
+#     (job_overhead.py); and the recipe's wall time against the same matches in-process, 3 at once
 #     (arbiter tournament -j 3 on node1): what plan, ssh, a run-job process per match and
 #     ingest add, as a share of the in-process time;
 #   - ingest: the results ingested again in ten chunks into a freshly planned database, the
@@ -55,18 +56,21 @@ stored=$(sqlite3 scale.sqlite 'SELECT COUNT(*) FROM matches')
 [ "$stored" = "$(sqlite3 inproc.sqlite 'SELECT COUNT(*) FROM matches')" ] || fail "the two runs stored different counts"
 cmp <("$arbiter" rate --db scale.sqlite) <("$arbiter" rate --db inproc.sqlite) >/dev/null || fail "the tables differ"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The jobs' own run times on their hosts against their matches' recorded wall times.
+python3 "$here/job_overhead.py" run
 awk -v a="$t_in" -v b="$t_rec" -v n="$stored" -v k="$batch" 'BEGIN {
-  printf "| three hosts (netns, 2 cores), %d Planowanie matches of 8 random_bots, 3 at once: in-process / GNU parallel --batch %d over ssh | %.1f s / %.1f s (%.1f / %.1f ms a match) | per-job overhead %.1f %% of match time |\n",
+  printf "| three hosts (netns, 2 cores), %d Planowanie matches of 8 random_bots, 3 at once: in-process / GNU parallel --batch %d over ssh | %.1f s / %.1f s (%.1f / %.1f ms a match) | recipe against in-process %+.1f %% |\n",
     n, k, a, b, 1000 * a / n, 1000 * b / n, 100 * (b - a) / a }'
 
 # Ingest against what is stored: the results again, in ten chunks, into a database planned
 # afresh; each chunk's time and peak memory beside the count stored before it.
 "$arbiter" plan --config scale.json --db chunks.sqlite --out chunk-jobs --no-preflight >/dev/null 2>&1
-ls run/results/*.result.json >all.txt
+find run/results -name '*.result.json' | sort >all.txt  # too many for one command line
 split -n l/10 -d all.txt chunk.
 for c in chunk.*; do
   before=$(sqlite3 chunks.sqlite 'SELECT COUNT(*) FROM matches')
-  /usr/bin/time -f "%e %M" -o one.txt "$arbiter" ingest --db chunks.sqlite $(cat "$c") >/dev/null
+  mkdir "$c.d" && xargs -a "$c" mv -t "$c.d"  # a folder per chunk: ingest takes a folder whole
+  /usr/bin/time -f "%e %M" -o one.txt "$arbiter" ingest --db chunks.sqlite "$c.d" >/dev/null
   echo "$before $(wc -l <"$c") $(cat one.txt)"
 done >ingest.txt
 awk '{ printf "| ingest of %d results with %d stored | %.2f s (%.2f ms a result) | %d KiB max RSS |\n", $2, $1, $3, 1000 * $3 / $2, $4 }' ingest.txt | sed -n '1p;$p'
