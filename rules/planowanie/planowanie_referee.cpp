@@ -95,6 +95,8 @@ class Referee {
             throw std::logic_error("planowanie: own deal rejected: " + v->what);
         table_.note(fmt::format("deal {}: {} cards, player {} starts", deal + 1, state_.cards_this_deal(),
                                 state_.leader()));
+        // The step first: the log offered to a live page at its mark must not hold this deal yet.
+        mark_step();
         DealLog& deal_log = log_.deals.emplace_back();
         deal_log.cards = state_.cards_this_deal();
         deal_log.starter = state_.leader();
@@ -103,7 +105,6 @@ class Referee {
             for (const Card& c : hand) texts.push_back(settings_.config.deck.text(c));
         }
 
-        mark_step();
         std::vector<std::string> set_cards;
         set_cards.reserve(hands.size());
         for (const auto& hand : hands) set_cards.push_back(set_cards_command(settings_.config.deck, hand));
