@@ -150,7 +150,12 @@ TranscriptSteps read_transcript_steps(const std::filesystem::path& path, StepNum
     if (!in) throw UserError(path.string() + ": cannot read the transcript");
     StepReader reader(path, numbering);
     std::size_t number = 0;
-    for (std::string line; std::getline(in, line);) reader.line(line, ++number);
+    for (std::string line; std::getline(in, line);) {
+        // A last line without its newline is one the table is writing now (a running match's
+        // transcript, read by the live page): what is written whole is read, that line is not.
+        if (in.eof()) break;
+        reader.line(line, ++number);
+    }
     return reader.done();
 }
 

@@ -156,3 +156,12 @@ TEST_CASE("transcript steps: a file that is not a transcript is one error naming
     CHECK_THROWS_WITH(arb::read_transcript_steps(dir / "c.txt"), doctest::Contains("step mark without its number"));
     CHECK_THROWS_WITH(arb::read_transcript_steps(dir / "none.txt"), doctest::Contains("cannot read the transcript"));
 }
+
+TEST_CASE("transcript steps: a last line still being written is left out, not an error") {
+    const auto dir = fresh_scratch("transcript-writing");
+    // A running match's transcript read while the table writes: its last line has no newline yet.
+    std::ofstream(dir / "t.txt") << "# seat p0: bot a: ./a\n  0.1 # step 0\n  0.2 p0 > x\n  0.3";
+    const arb::TranscriptSteps steps = arb::read_transcript_steps(dir / "t.txt");
+    REQUIRE(steps.steps.count(0) == 1);
+    CHECK(steps.steps.at(0).seats[0].sent == std::vector<std::string>{"x"});
+}

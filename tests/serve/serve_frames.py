@@ -101,6 +101,8 @@ def last_step(transcript):
     step = -1
     with open(transcript, encoding="utf-8", errors="replace") as f:
         for line in f:
+            if not line.endswith("\n"):
+                break  # a line being written: "# step 1" of "# step 12"
             m = re.match(r"^ *[0-9.]+ # step ([0-9]+)$", line.rstrip("\n"))
             if m:
                 step = int(m.group(1))
@@ -194,7 +196,7 @@ def watch(game, args, server, delayed, extra):
     # The stored match: its viewer's frames begin with what the board showed.
     status, body = get(server.host, server.port, href.replace("/live/", "/api/live/"))
     finished = json.loads(body).get("finished") if status == 200 else None
-    for _ in range(50):
+    for _ in range(300):  # up to 30 s on a loaded machine
         if finished:
             break
         time.sleep(0.1)
