@@ -26,22 +26,12 @@ skip() { echo "cannot run: $*"; exit 2; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 TMP=$(mktemp -d -t arbiter-hosts-bench.XXXXXX)
 source "$root/tests/hosts/hosts_lib.sh"
+source "$here/scale_lib.sh"
 trap 'hosts_down; rm -rf "$TMP"' EXIT
 hosts_can_run
 hosts_up
 sshd_up
-rounds=$(( (matches + 7) / 8 ))   # 8 bots in 2 groups of 4, 4 seatings each: 8 matches a round
-bots=""
-for i in 1 2 3 4 5 6 7 8; do
-  bots+="\"name=r$i cmd=\\\"$root/$build/bots/planowanie/random_bot $i\\\"\","
-done
-# SCHEDULE (Planowanie's schedule option, e.g. "1 1 0": one deal of one card) makes shorter
-# matches: about 11 ms each in-process on this machine instead of about 60 ms.
-schedule=${SCHEDULE:+, \"schedule\": \"$SCHEDULE\"}
-cat >"$TMP/scale.json" <<CONF
-{"name": "scale", "game": "planowanie", "pairing": "groups", "seed": 3, "rounds": $rounds,
- "random_rounds": $rounds, "bots": [${bots%,}], "options": {"total-time-ms": 20000$schedule}}
-CONF
+scale_config "$TMP/scale.json" "$matches" "$root/$build/bots" "${SCHEDULE:-}"
 cd "$TMP"
 logins=(); for i in 1 2 3; do logins+=(--sshlogin "1/${HOST_ADDR[$i]}"); done
 seconds() { local s; s=$(date +%s.%N); "$@" >/dev/null 2>"$TMP/err" || { tail -5 "$TMP/err"; fail "$1 failed"; }
@@ -64,13 +54,5 @@ awk -v a="$t_in" -v b="$t_rec" -v n="$stored" -v k="$batch" 'BEGIN {
 
 # Ingest against what is stored: the results again, in ten chunks, into a database planned
 # afresh; each chunk's time and peak memory beside the count stored before it.
-"$arbiter" plan --config scale.json --db chunks.sqlite --out chunk-jobs --no-preflight >/dev/null 2>&1
-find run/results -name '*.result.json' | sort >all.txt  # too many for one command line
-split -n l/10 -d all.txt chunk.
-for c in chunk.*; do
-  before=$(sqlite3 chunks.sqlite 'SELECT COUNT(*) FROM matches')
-  mkdir "$c.d" && xargs -a "$c" mv -t "$c.d"  # a folder per chunk: ingest takes a folder whole
-  /usr/bin/time -f "%e %M" -o one.txt "$arbiter" ingest --db chunks.sqlite "$c.d" >/dev/null
-  echo "$before $(wc -l <"$c") $(cat one.txt)"
-done >ingest.txt
+ingest_in_chunks "$arbiter" scale.json run/results
 awk '{ printf "| ingest of %d results with %d stored | %.2f s (%.2f ms a result) | %d KiB max RSS |\n", $2, $1, $3, 1000 * $3 / $2, $4 }' ingest.txt | sed -n '1p;$p'
