@@ -21,21 +21,20 @@ public:
     static constexpr int kCostFactor = 100;
     static constexpr std::string_view kFirstLine = "live-replay step ";
 
-    LiveReplay() = default;
     explicit LiveReplay(std::filesystem::path path) : path_(std::move(path)) {}
 
     bool on() const { return !path_.empty(); }
-    // Whether a write is due now: a clock read.
-    bool due() const { return on() && std::chrono::steady_clock::now() >= next_; }
-    // Writes the step's text when one is due (`text()` is called only then). A file that cannot
-    // be written costs the match nothing: the live page shows the last one, or none.
+    // Writes the step's text when one is due (`text()` is called only then: a clock read is all
+    // a step costs otherwise). A file that cannot be written costs the match nothing: the live
+    // page shows the last one, or none.
     template <class Text>
     void offer(int step, Text&& text) {
-        if (due()) write(step, text());
+        if (on() && std::chrono::steady_clock::now() >= next_) write(step, text());
     }
-    void write(int step, std::string_view text);
 
 private:
+    void write(int step, std::string_view text);
+
     std::filesystem::path path_;
     std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now() + kMinInterval;
 };

@@ -1,9 +1,8 @@
 #include "arbiter/serve/live_frames.hpp"
 
-#include <sys/stat.h>
-
 #include <fmt/format.h>
 
+#include "arbiter/serve/file_stamp.hpp"
 #include "arbiter/view/bot_io.hpp"
 #include "arbiter/view/match_view.hpp"
 #include "arbiter/view/viewer_page.hpp"
@@ -18,18 +17,23 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string fingerprint(const fs::path& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return {};
-    return fmt::format("{}:{}.{}:{}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ino);
+// The running match as a record holds it so far: its game, seed, options and bots.
+MatchRecord record_of(const std::string& game, const tournament::LiveMatchFile& file) {
+    MatchRecord record;
+    record.game = game;
+    record.seed = file.seed;
+    record.deal_set = file.deal_set;
+    record.config_json = file.options_json;
+    for (const auto& bot : file.bots) record.participants.emplace_back().bot = bot;
+    return record;
 }
 
 }  // namespace
 
 void LiveBoard::look(int step, int delay) {
-    const std::string now = fingerprint(file_.live_replay);
-    if (!now.empty() && now != fingerprint_) {
-        fingerprint_ = now;
+    const std::string now = file_stamp(file_.live_replay.string());
+    if (!now.empty() && now != stamp_) {
+        stamp_ = now;
         try {
             const std::string contents = read_text_file(file_.live_replay, kMaxReplayBytes);
             if (const auto live = split_live_replay(contents);
@@ -65,29 +69,19 @@ json LiveBoard::replay_data(const Snapshot& s) const {
     const GameViewer& viewer = game_.viewer;
     if (game_.viewer.replay_is_folder) {
         if (!viewer.read_live_folder) throw UserError(game_.name + ": no live viewer");
-        MatchRecord record;
-        record.game = game_.name;
-        record.seed = file_.seed;
-        record.deal_set = file_.deal_set;
-        record.config_json = file_.options_json;
-        record.participants.resize(file_.bots.size());
-        return viewer.read_live_folder(record, file_.folder / game_.replay_file, s.step);
+        return viewer.read_live_folder(record_of(game_.name, file_), file_.folder / game_.replay_file, s.step);
     }
     std::optional<json> parsed;
-    const auto first = s.text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && (s.text[first] == '{' || s.text[first] == '['))
-        parsed = parse_json_text(s.text, file_.live_replay.string());
-    const ReplayText r{file_.live_replay, s.text, parsed && parsed->is_object() ? &*parsed : nullptr};
+    if (view::is_json_text(s.text)) parsed = parse_json_text(s.text, file_.live_replay.string());
+    const ReplayText r{file_.live_replay, s.text, parsed ? &*parsed : nullptr};
     if (viewer.read_live) return viewer.read_live(r);
     if (!viewer.read || !viewer.recognises || !viewer.recognises(r)) throw UserError(game_.name + ": no live viewer");
     return viewer.read(r);
 }
 
 json LiveBoard::bot_io_upto(int step) const {
-    MatchRecord record;
-    for (const auto& bot : file_.bots) record.participants.emplace_back().bot = bot;
     try {
-        json io = view::bot_io_json(file_.transcript, record);
+        json io = view::bot_io_json(file_.transcript, record_of(game_.name, file_));
         json& steps = io["steps"];
         for (auto it = steps.begin(); it != steps.end();) {
             if (std::stoi(it.key()) > step) it = steps.erase(it);

@@ -45,7 +45,7 @@ private:
 
     const GameDescriptor& game_;
     tournament::LiveMatchFile file_;
-    std::string fingerprint_;  // of the file when last read
+    std::string stamp_;  // of the file when last read (file_stamp.hpp)
     std::deque<Snapshot> snapshots_;  // by step, oldest first
     std::size_t bytes_ = 0;
     std::optional<int> page_step_;  // the step of the page made last, kept for the next request

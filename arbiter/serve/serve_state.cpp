@@ -1,7 +1,6 @@
 #include "arbiter/serve/serve_state.hpp"
 
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include "arbiter/match/match_files.hpp"
 #include "arbiter/report/report_data.hpp"
+#include "arbiter/serve/file_stamp.hpp"
 #include "arbiter/tournament/live_matches.hpp"
 #include "core/match_record.hpp"
 #include "core/user_error.hpp"
@@ -102,18 +102,8 @@ json ladders(const rating::Store& store) {
     return out;
 }
 
-// Size and modification time of the file and of its -wal: every commit changes one of them.
-std::string file_fingerprint(const std::string& path) {
-    std::string out;
-    for (const std::string& p : {path, path + "-wal"}) {
-        struct stat st {};
-        if (::stat(p.c_str(), &st) == 0)
-            out += fmt::format("{}:{}.{};", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-        else
-            out += "-;";
-    }
-    return out;
-}
+// The file's stamp and its -wal's: every commit changes one of them.
+std::string file_fingerprint(const std::string& path) { return file_stamp(path) + ";" + file_stamp(path + "-wal"); }
 
 }  // namespace
 

@@ -40,30 +40,28 @@ MatchFunction with_live_files(MatchFunction play, fs::path live_dir) {
         LiveFile file;
         if (given.transcript_path.empty()) return play(given);
         MatchRequest request = given;
-        {
-            const fs::path folder = request.transcript_path.parent_path();
-            const fs::path replay = live_dir / (folder.filename().string() + kReplaySuffix);
-            json j = {{"folder", folder.string()},
-                      {"transcript", request.transcript_path.string()},
-                      {"seed", request.seed},
-                      {"deal_set", request.deal_set ? json(*request.deal_set) : json(nullptr)},
-                      {"rotation", request.rotation},
-                      {"options", request.options.to_json()},
-                      {"started_at", utc_timestamp_now()}};
-            j["bots"] = json::array();
-            for (const auto& b : request.bots) j["bots"].push_back(b.name);
-            try {
-                std::error_code ec;
-                fs::create_directories(live_dir, ec);
-                const fs::path path = live_dir / (folder.filename().string() + ".json");
-                // Not synced: the file lives only while its match plays.
-                write_file_atomically(path, j.dump(), Durability::unsynced);
-                file.path = path;
-                file.replay = replay;
-                request.live_replay_path = replay;
-            } catch (const std::exception&) {
-                // The live page is a view; the match plays whether it can be listed or not.
-            }
+        const fs::path folder = request.transcript_path.parent_path();
+        const fs::path replay = live_dir / (folder.filename().string() + kReplaySuffix);
+        json j = {{"folder", folder.string()},
+                  {"transcript", request.transcript_path.string()},
+                  {"seed", request.seed},
+                  {"deal_set", request.deal_set ? json(*request.deal_set) : json(nullptr)},
+                  {"rotation", request.rotation},
+                  {"options", request.options.to_json()},
+                  {"started_at", utc_timestamp_now()}};
+        j["bots"] = json::array();
+        for (const auto& b : request.bots) j["bots"].push_back(b.name);
+        try {
+            std::error_code ec;
+            fs::create_directories(live_dir, ec);
+            const fs::path path = live_dir / (folder.filename().string() + ".json");
+            // Not synced: the file lives only while its match plays.
+            write_file_atomically(path, j.dump(), Durability::unsynced);
+            file.path = path;
+            file.replay = replay;
+            request.live_replay_path = replay;
+        } catch (const std::exception&) {
+            // The live page is a view; the match plays whether it can be listed or not.
         }
         return play(request);
     };

@@ -18,11 +18,6 @@ namespace {
 
 std::string read_input(const fs::path& path) { return read_text_file(path, kMaxReplayBytes); }
 
-bool is_json_text(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    return first != std::string::npos && text[first] == '{';
-}
-
 std::string unknown_input(const fs::path& path) {
     return fmt::format("{}: not a match record, nor a replay or log of a game the viewer knows ({})", path.string(),
                        replay_kinds());
@@ -108,6 +103,11 @@ std::string replay_kinds() {
     std::string kinds = fmt::format("{}", fmt::join(files, ", "));
     if (!folders.empty()) kinds += fmt::format("; {} only through their match's record", fmt::join(folders, ", "));
     return kinds;
+}
+
+bool is_json_text(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    return first != std::string_view::npos && text[first] == '{';
 }
 
 MatchView load_match_view(const fs::path& input) {

@@ -10,6 +10,7 @@
 // The viewer names no game: each game's descriptor says how its matches are read and drawn.
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,10 @@ struct MatchView {
     nlohmann::json data;                 // the object above
     std::filesystem::path folder;        // the match's folder, where one was given or found
 };
+
+// Whether a replay's text is a JSON object (its first character past white space is '{'): the
+// readers then get it parsed (ReplayText::json).
+bool is_json_text(std::string_view text);
 
 // Throws UserError naming the file and what is wrong with it (not a record or a replay of a game
 // the viewer knows, a replay that its game's reader refuses, a record whose replay is missing).
