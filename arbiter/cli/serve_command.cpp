@@ -36,6 +36,11 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--tick-ms", args->tick_ms, "How often the databases and running matches are looked at, in ms")
         ->check(CLI::Range(50, 60000))
         ->capture_default_str();
+    cmd->add_option("--nice", args->nice,
+                    "How far below the tournaments the server runs (0-19; above 0 also the batch scheduling policy, "
+                    "so that its updates never preempt a match); 0 runs it as any program")
+        ->check(CLI::Range(0, 19))
+        ->capture_default_str();
     cmd->footer("Example:\n  arbiter serve --db results.sqlite --db ladder.sqlite   # then open http://127.0.0.1:8080/");
     cmd->callback([args] {
         serve::ServeOptions options = *args;

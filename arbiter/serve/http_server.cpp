@@ -1,8 +1,11 @@
 #include "arbiter/serve/http_server.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <array>
 #include <list>
 #include <map>
@@ -301,9 +304,25 @@ void Server::stop() {
     io_.stop();
 }
 
+// Below the tournaments it shows: a page is worth a second's lag, a match is not worth a slower
+// move. SCHED_BATCH keeps the server's wake-ups (a tick, 1,000 pages written) from preempting the
+// referee or a bot in the middle of an exchange; the nice value gives it a small share of a busy
+// core. Both only lower this process's priority, which needs no privilege.
+void run_below_tournaments(int nice) {
+    if (nice <= 0) return;
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0 && current < nice && setpriority(PRIO_PROCESS, 0, nice) != 0)
+        spdlog::warn("serve: cannot lower its priority: {}", std::strerror(errno));
+    const sched_param normal{};
+    if (sched_setscheduler(0, SCHED_BATCH, &normal) != 0)
+        spdlog::warn("serve: cannot take the batch scheduling policy: {}", std::strerror(errno));
+}
+
 }  // namespace
 
 int run_server(const ServeOptions& options) {
+    run_below_tournaments(options.nice);
     // A client is a socket: as many as the hard limit allows, so that max_clients is the bound.
     rlimit files{};
     if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {

@@ -17,6 +17,9 @@ struct ServeOptions {
     int delay_steps = 0;             // running matches are shown this many steps behind
     double tick_s = 1.0;             // how often the files are looked at
     std::size_t max_clients = 4096;  // connections over this are answered 503 and closed
+    // How far below the tournaments it shows the server runs (nice, and SCHED_BATCH when above
+    // 0): its wake-ups then never preempt a match's bot or referee. 0 runs it as any program.
+    int nice = 10;
     std::function<void(const std::string& address, int port)> listening;  // once the port is open
 };
 

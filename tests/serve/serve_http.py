@@ -81,6 +81,24 @@ def check_disconnects(server):
         fail("the server stopped answering after clients left mid-stream")
 
 
+def scheduling(pid):
+    """(nice value, scheduling policy) of a process: fields 19 and 41 of /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[16]), int(fields[38])
+
+
+def check_priority(server, arbiter, db):
+    """The server runs below the tournaments it shows (nice 10, SCHED_BATCH = 3); --nice 0 as any program."""
+    if scheduling(server.proc.pid) != (10, 3):
+        fail(f"serve should run at nice 10 under SCHED_BATCH, it runs at {scheduling(server.proc.pid)}")
+    plain = Server(arbiter, [db], ["--nice", "0"])
+    seen = scheduling(plain.proc.pid)
+    plain.stop()
+    if seen != (0, 0):
+        fail(f"serve --nice 0 should run as any program (nice 0, SCHED_OTHER), it runs at {seen}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     for a in ("--arbiter", "--bots", "--config", "--ladder-config", "--scratch"):
@@ -112,6 +130,7 @@ def main():
         fail(f"the ladder's runs are missing: {src['ladders']}")
     if "error" not in second:
         fail("a file that does not exist yet should be shown with its error")
+    check_priority(server, args.arbiter, db)
     check_paths(server)
     check_viewer_links(server, st)
     check_disconnects(server)
