@@ -48,12 +48,32 @@ struct HttpConnection {
 
     asio::ip::tcp::socket socket;
     beast::flat_buffer buffer;
+    std::string request;    // the request being written
     bool reusable = false;  // the last reply was complete and the bot keeps the connection
 };
 
-// A request, or a response parser, alive as long as a handler of it is in flight.
+// The socket as Beast reads a reply from it, counting the reads the reply takes.
+class CountedReads {
+public:
+    using executor_type = asio::ip::tcp::socket::executor_type;
+    explicit CountedReads(asio::ip::tcp::socket& socket) : socket_(socket) {}
+    executor_type get_executor() { return socket_.get_executor(); }
+    template <class Buffers, class Handler>
+    auto async_read_some(const Buffers& buffers, Handler&& handler) {
+        ++reads_;
+        return socket_.async_read_some(buffers, std::forward<Handler>(handler));
+    }
+    int reads() const { return reads_; }
+
+private:
+    asio::ip::tcp::socket& socket_;
+    int reads_ = 0;
+};
+
+// A response parser, alive as long as a handler of it is in flight.
 struct HttpTransfer {
-    http::request<http::empty_body> request;
+    explicit HttpTransfer(asio::ip::tcp::socket& socket) : stream(socket) {}
+    CountedReads stream;
     http::response_parser<http::string_body> parser;
 };
 
@@ -66,7 +86,8 @@ bool closed_idle_connection(const boost::system::error_code& ec) {
 // Acknowledge at once instead of delaying: servers that write the header and the body in two
 // segments without TCP_NODELAY (Python's http.server) otherwise wait for our delayed ACK
 // (Nagle), some 40 ms per reply on a kept-alive connection. Linux clears the flag again after
-// a while, so it is set before every read.
+// a while, so it is set before every read, once the bot was seen to send a reply in pieces (a
+// connection starts in Linux's quick-ACK mode, so the first replies are acknowledged at once).
 void quick_ack(asio::ip::tcp::socket& socket) {
     const int one = 1;
     ::setsockopt(socket.native_handle(), IPPROTO_TCP, TCP_QUICKACK, &one, sizeof one);
@@ -88,6 +109,7 @@ public:
 private:
     void connect(std::uint64_t generation);
     void write(std::uint64_t generation, bool reused);
+    void written(std::uint64_t generation, bool reused, const boost::system::error_code& ec);
     void read(std::uint64_t generation, bool reused);
     // The request is over or another one began: a handler of `generation` does nothing.
     bool stale(std::uint64_t generation) const { return !events_.pending() || generation_ != generation; }
@@ -103,6 +125,7 @@ private:
     std::string host_header_;                     // a url= bot: the Host header
     std::string path_ = "/";                      // a url= bot: its path; the request's query follows it
     asio::steady_timer retry_timer_;              // connection refused: try again shortly
+    bool replies_in_pieces_ = false;              // a reply came in several reads: quick ACKs from then on
 };
 
 }  // namespace
@@ -180,6 +203,7 @@ void HttpChannel::connect(std::uint64_t generation) {
         }
         boost::system::error_code ignored;
         connection->socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+        connection->socket.non_blocking(true, ignored);  // a write the socket cannot take at once returns
         write(generation, false);
     });
 }
@@ -188,34 +212,43 @@ void HttpChannel::write(std::uint64_t generation, bool reused) {
     auto connection = connection_;
     connection->reusable = false;
     connection->buffer.clear();  // nothing a bot sent after its last reply is read as this one
-    auto transfer = std::make_shared<HttpTransfer>();
-    transfer->request.method(http::verb::get);
+    // As Beast serializes such a request: no Connection field, keep-alive being HTTP/1.1's default.
     // The request text "/?a=1" goes after the bot's path: "/bot.php?a=1" for url=http://h/bot.php.
-    transfer->request.target(remote_ ? path_ + target_.substr(1) : target_);
-    transfer->request.version(11);
-    transfer->request.set(http::field::host, remote_ ? host_header_ : fmt::format("127.0.0.1:{}", port_));
-    transfer->request.set(http::field::user_agent, "arbiter");
-    transfer->request.keep_alive(true);
-    http::async_write(connection->socket, transfer->request,
-                      [this, generation, reused, connection, transfer](const boost::system::error_code& ec, std::size_t) {
-                          if (ec == asio::error::operation_aborted || stale(generation)) return;
-                          if (ec) {
-                              if (reused && closed_idle_connection(ec)) return connect(generation);
-                              return events_.finish(ReplyStatus::closed, "connection closed: " + ec.message());
-                          }
-                          events_.written();
-                          read(generation, reused);
-                          (void)transfer;  // the request must outlive the write
+    connection->request = fmt::format("GET {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: arbiter\r\n\r\n",
+                                      remote_ ? path_ + target_.substr(1) : target_,
+                                      remote_ ? host_header_ : fmt::format("127.0.0.1:{}", port_));
+    // A request is short: the socket takes it at once, with no completion to wait for. What it
+    // does not take is written as it drains.
+    boost::system::error_code ec;
+    const std::size_t sent = connection->socket.write_some(asio::buffer(connection->request), ec);
+    if (!ec && sent == connection->request.size()) return written(generation, reused, ec);
+    if (ec && ec != asio::error::would_block) {
+        // Judged from the event loop, as every other end of a request.
+        return asio::post(ctx_, [this, generation, reused, ec] { written(generation, reused, ec); });
+    }
+    asio::async_write(connection->socket, asio::buffer(connection->request) + (ec ? 0 : sent),
+                      [this, generation, reused, connection](const boost::system::error_code& ec, std::size_t) {
+                          written(generation, reused, ec);
                       });
+}
+
+void HttpChannel::written(std::uint64_t generation, bool reused, const boost::system::error_code& ec) {
+    if (ec == asio::error::operation_aborted || stale(generation)) return;
+    if (ec) {
+        if (reused && closed_idle_connection(ec)) return connect(generation);
+        return events_.finish(ReplyStatus::closed, "connection closed: " + ec.message());
+    }
+    events_.written();
+    read(generation, reused);
 }
 
 void HttpChannel::read(std::uint64_t generation, bool reused) {
     auto connection = connection_;
-    quick_ack(connection->socket);
-    auto transfer = std::make_shared<HttpTransfer>();
+    if (replies_in_pieces_) quick_ack(connection->socket);
+    auto transfer = std::make_shared<HttpTransfer>(connection->socket);
     transfer->parser.body_limit(max_line_bytes_);
     transfer->parser.header_limit(kHttpHeaderLimit);
-    http::async_read(connection->socket, connection->buffer, transfer->parser,
+    http::async_read(transfer->stream, connection->buffer, transfer->parser,
                      [this, generation, reused, connection, transfer](const boost::system::error_code& ec, std::size_t bytes) {
                          if (ec == asio::error::operation_aborted || stale(generation)) return;
                          if (ec == http::error::body_limit || ec == http::error::header_limit || ec == http::error::buffer_overflow) {
@@ -228,6 +261,7 @@ void HttpChannel::read(std::uint64_t generation, bool reused) {
                                                  bytes == 0 && closed_idle_connection(ec) ? std::string("connection closed without a reply")
                                                                                           : "not a complete HTTP reply: " + ec.message());
                          }
+                         if (transfer->stream.reads() > 1) replies_in_pieces_ = true;
                          const auto& response = transfer->parser.get();
                          connection->reusable = transfer->parser.keep_alive();
                          const unsigned status = response.result_int();

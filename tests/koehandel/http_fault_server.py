@@ -62,6 +62,10 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "late-once" and not late_done and "warm" not in query:
             late_done = True
             time.sleep(int(sys.argv[2]) / 1000)
+        if mode == "head":  # the request as received: its line and headers, in order
+            fields = "|".join("%s: %s" % kv for kv in self.headers.items())
+            self.reply(("head=%s|%s\n" % (self.requestline, fields)).encode())
+            return
         if mode == "parens":
             self.reply(b"(timeout)\n")
             return

@@ -3,6 +3,7 @@
 // listening, junk, late, connection closed, 10 MB, redirects.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -48,6 +49,33 @@ TEST_CASE("http seat: Python http.server with keep-alive answers on one connecti
     }
     CHECK(table->send(0, "?type=information&message=begin"));
     CHECK(table->ask(0, "?n=6", one_line_framer()).first_line() == "echo=n=6&conn=1");
+}
+
+TEST_CASE("http seat: the request is a plain HTTP/1.1 GET with Host and User-Agent, kept alive by default") {
+    auto table = python_fault("head");
+    for (int i = 0; i < 2; ++i) {
+        const Reply reply = table->ask(0, "?type=start&n=" + std::to_string(i), one_line_framer());
+        REQUIRE(reply.ok());
+        const std::string head = reply.first_line();
+        INFO(head);
+        CHECK(head.starts_with("head=GET /?type=start&n=" + std::to_string(i) + " HTTP/1.1|Host: 127.0.0.1:"));
+        CHECK(head.ends_with("|User-Agent: arbiter"));
+        CHECK(std::count(head.begin(), head.end(), '|') == 2);  // no other field
+    }
+}
+
+TEST_CASE("http seat: a bot that writes header and body apart is not held up by delayed ACKs") {
+    // http.server sends the header and the body in two writes without TCP_NODELAY: the body
+    // waits for the header's ACK, which the arbiter would delay by some 40 ms per reply on a
+    // kept connection if it did not acknowledge at once once it saw a reply come in pieces.
+    auto table = python_fault("echo");
+    REQUIRE(table->ask(0, "?warm=1", one_line_framer()).ok());
+    const auto start = std::chrono::steady_clock::now();
+    constexpr int kRequests = 60;
+    for (int i = 0; i < kRequests; ++i) REQUIRE(table->ask(0, "?n=" + std::to_string(i), one_line_framer()).ok());
+    const double per_request = seconds_since(start) / kRequests;
+    INFO("seconds per request: " << per_request);
+    CHECK(per_request < 0.02);
 }
 
 TEST_CASE("http seat: a kept connection the bot closed is replaced without a fault") {

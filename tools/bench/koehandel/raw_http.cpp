@@ -4,14 +4,13 @@
 // while the bot is not listening yet), sets TCP_NODELAY, and asks ROUNDS requests after a first
 // one that is not measured, as bench_koehandel_http does.
 //
-// The request is the bytes the arbiter's HTTP channel writes (core/channel/channel_http.cpp,
-// serialized by Boost.Beast): "GET /<query> HTTP/1.1", Host 127.0.0.1:PORT, User-Agent arbiter,
+// The request is the bytes the arbiter's HTTP channel writes (core/channel/channel_http.cpp): "GET /<query> HTTP/1.1", Host 127.0.0.1:PORT, User-Agent arbiter,
 // and no Connection field (keep-alive is HTTP/1.1's default). echo_bot prints the first request
 // it served and the sizes, so a run shows both clients sent the same. Per request besides the
 // socket calls: the response head is searched for its end and Content-Length, and the body goes
 // through the core's LineSplitter and a fresh one_line_framer into a Reply, as the seat does
 // with it. What the raw side does not do is the seat's own machinery: the event loop, Beast's
-// serializer and parser, the clock and deadline, the transcript hooks, TCP_QUICKACK per read.
+// parser, the clock and deadline, the transcript hooks.
 // Prints one line like bench_koehandel_http: channel=raw-http rounds=... median_us=... p90_us=...
 //   bench_koehandel_raw_http "BOT COMMAND" ROUNDS
 #include <arpa/inet.h>
