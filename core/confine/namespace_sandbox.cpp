@@ -10,19 +10,18 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <thread>
 
 #include "core/confine/folder_overlay.hpp"
 #include "core/confine/user_namespace.hpp"
+#include "core/confine/view_skeleton.hpp"
 
 namespace arb {
 
@@ -108,35 +107,6 @@ int clone_tree(const ViewMount& m) {
 
 int place_tree(int fd, const char* path) {
     return static_cast<int>(::syscall(SYS_move_mount, fd, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH));
-}
-
-// A /dev with the harmless devices only (as bwrap's --dev, without pseudo-terminals), made as
-// nodes in the new root, which is mounted without nodev for them (the bot cannot make nodes).
-int make_dev(const NamespaceView& view) {
-    struct Device {
-        const char* name;
-        unsigned major, minor;
-    };
-    static const Device devices[] = {{"/null", 1, 3},   {"/zero", 1, 5},    {"/full", 1, 7},
-                                     {"/random", 1, 8}, {"/urandom", 1, 9}, {"/tty", 5, 0}};
-    char path[4096];
-    auto at = [&](const char* name) {
-        std::snprintf(path, sizeof path, "%s%s", view.dev.c_str(), name);
-        return path;
-    };
-    // The modes as given (the bot gets the arbiter's umask back below).
-    const mode_t arbiter_umask = ::umask(0);
-    for (const Device& d : devices)
-        if (view.device_nodes && ::mknod(at(d.name), S_IFCHR | 0666, makedev(d.major, d.minor)) != 0) return errno;
-    static const char* const links[][2] = {{"/proc/self/fd", "/fd"},
-                                           {"/proc/self/fd/0", "/stdin"},
-                                           {"/proc/self/fd/1", "/stdout"},
-                                           {"/proc/self/fd/2", "/stderr"}};
-    for (const auto& link : links)
-        if (::symlink(link[0], at(link[1])) != 0) return errno;
-    if (::mkdir(at("/shm"), 01777) != 0) return errno;
-    ::umask(arbiter_umask);
-    return 0;
 }
 
 // The paths container runtimes hide or freeze in /proc (empty files and folders, read-only).
@@ -227,15 +197,29 @@ int enter_seat_user_namespace(const NamespaceView& view) {
 
 #define STEP(what) (view.failed_step = (what))
 
+// A folder, or the one already there (the skeleton's).
+int make_dir(const std::string& dir, mode_t mode) { return ::mkdir(dir.c_str(), mode) != 0 && errno != EEXIST ? errno : 0; }
+
+// The root: the shared skeleton's clone, or a tmpfs of its own with the folders, files, links and
+// /dev made in it.
+int place_root(NamespaceView& view) {
+    if (view.skeleton_tree < 0)
+        return ::mount("tmpfs", view.root.c_str(), "tmpfs", MS_NOSUID, view.root_options.c_str()) != 0 ? errno : 0;
+    const int placed = place_tree(view.skeleton_tree, view.root.c_str()) != 0 ? errno : 0;
+    ::close(view.skeleton_tree);
+    view.skeleton_tree = -1;
+    return placed;
+}
+
 int build_root(NamespaceView& view) {
-    if (STEP("the new root"), ::mount("tmpfs", view.root.c_str(), "tmpfs", MS_NOSUID, view.root_options.c_str()) != 0)
-        return errno;
+    const bool own_root = view.skeleton < 0;
+    if (const int error = (STEP("the new root"), place_root(view)); error != 0) return error;
     // The private /tmp first: trees shown under /tmp are placed in it, not under it.
-    if (STEP("/tmp"), ::mkdir(view.tmp.c_str(), 0755) != 0) return errno;
+    if (const int error = (STEP("/tmp"), make_dir(view.tmp, 0755)); error != 0) return error;
     if (view.scratch >= 0) {
         // The scratch waits on /proc's mount point, which the real /proc covers below: the bot
         // reaches it only as its /tmp and through its folder's overlay.
-        if (STEP("the scratch"), ::mkdir(view.proc.c_str(), 0755) != 0 || place_tree(view.scratch, view.proc.c_str()) != 0)
+        if (STEP("the scratch"), make_dir(view.proc, 0755) != 0 || place_tree(view.scratch, view.proc.c_str()) != 0)
             return errno;
         const std::string scratch_tmp = view.proc + "/" + kScratchTmp;
         if (::mount(scratch_tmp.c_str(), view.tmp.c_str(), nullptr, MS_BIND, nullptr) != 0) return errno;
@@ -251,7 +235,9 @@ int build_root(NamespaceView& view) {
     }
     for (const auto& [target, link] : view.symlinks)
         if (STEP(link.c_str()), ::symlink(target.c_str(), link.c_str()) != 0) return errno;
-    if (const int error = (STEP("/dev"), make_dev(view)); error != 0) return error;
+    if (own_root)
+        if (const int error = (STEP("/dev"), make_dev_at(AT_FDCWD, view.dev.c_str(), view.device_nodes)); error != 0)
+            return error;
     for (ViewMount& m : view.mounts) {
         if (STEP(m.target.c_str()), place_tree(m.tree_fd, m.target.c_str()) != 0) return errno;
         ::close(m.tree_fd);
@@ -282,6 +268,10 @@ int enter_namespace_view(NamespaceView& view, int& proc_self_stat) {
     if (proc_self_stat < 0) return errno;
     for (ViewMount& m : view.mounts)
         if (STEP(m.source.c_str()), (m.tree_fd = clone_tree(m)) < 0) return errno;
+    if (view.skeleton >= 0 &&
+        (STEP("the root's skeleton"), view.skeleton_tree = static_cast<int>(::syscall(
+             SYS_open_tree, view.skeleton, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH))) < 0)
+        return errno;
     // A private copy of the empty namespace: none of the host's mounts is ever in it, so none has
     // to be unmounted (each unmount waits for an RCU grace period: a third of a millisecond of
     // every start, more under load, when the root was the host's copy, pivoted away from).

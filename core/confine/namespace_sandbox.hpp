@@ -40,6 +40,11 @@ struct NamespaceView {
     std::string root;                       // where the new root is assembled, then entered (chroot)
     std::string root_options;               // tmpfs options of the new root
     std::vector<ViewMount> mounts;          // parents first
+    // The root's fixed part, shared read-only with every bot whose root has the same folders,
+    // files and links (view_skeleton.hpp); -1: made in a tmpfs of the bot's own. With one, the
+    // three lists below keep only what lies under /tmp.
+    int skeleton = -1;
+    int skeleton_tree = -1;                 // child scratch: its clone
     std::vector<std::string> dirs_to_make;  // parents first
     std::vector<std::string> files_to_make;
     std::vector<std::pair<std::string, std::string>> symlinks;  // {target, link}

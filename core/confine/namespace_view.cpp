@@ -9,6 +9,7 @@
 #include "core/confine/folder_overlay.hpp"
 #include "core/confine/namespace_sandbox.hpp"
 #include "core/confine/user_namespace.hpp"
+#include "core/confine/view_skeleton.hpp"
 
 namespace arb {
 
@@ -116,6 +117,29 @@ struct ViewDraft {
     }
 };
 
+// The root's fixed part from the shared skeleton (view_skeleton.hpp), when one can be had: the
+// view keeps only what lies under its /tmp, made in the bot's own /tmp after it is mounted.
+void share_skeleton(NamespaceView& view) {
+    const std::string root = view.root + "/";
+    const std::string own = view.tmp + "/";
+    auto relative = [&](const std::string& path) { return path.substr(root.size()); };
+    auto in_own_tmp = [&](const std::string& path) { return path.starts_with(own); };
+    SkeletonLayout layout;
+    layout.dev = relative(view.dev);
+    layout.device_nodes = view.device_nodes;
+    for (const auto& dir : view.dirs_to_make)
+        if (!in_own_tmp(dir)) layout.dirs.push_back(relative(dir));
+    for (const auto& file : view.files_to_make)
+        if (!in_own_tmp(file)) layout.files.push_back(relative(file));
+    for (const auto& [target, link] : view.symlinks)
+        if (!in_own_tmp(link)) layout.symlinks.emplace_back(target, relative(link));
+    view.skeleton = view_skeleton(layout);
+    if (view.skeleton < 0) return;
+    std::erase_if(view.dirs_to_make, [&](const std::string& d) { return !in_own_tmp(d); });
+    std::erase_if(view.files_to_make, [&](const std::string& f) { return !in_own_tmp(f); });
+    std::erase_if(view.symlinks, [&](const auto& l) { return !in_own_tmp(l.second); });
+}
+
 }  // namespace
 
 NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& options) {
@@ -141,6 +165,7 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
         view.overlay_options = folder_overlay_options(view.root + paths.writable.string(), view.proc, !host_root());
     }
     add_proc_covers(view);
+    share_skeleton(view);
     view.cwd = paths.cwd.string();
     view.program_stack.resize(64 * 1024);
     return view;

@@ -50,6 +50,9 @@ std::vector<std::string> common_args(const std::string& bwrap, bool network, std
     for (const auto& entry : base.etc_entries) a.insert(a.end(), {"--ro-bind", "/etc/" + entry, "/etc/" + entry});
     const std::string bytes = std::to_string(std::max<std::int64_t>(disk_mib, 1) << 20);
     a.insert(a.end(), {"--dev", "/dev", "--size", bytes, "--tmpfs", "/dev/shm", "--proc", "/proc"});
+    // /dev read-only but for /dev/shm, as under the arbiter's namespaces (its nodes still take
+    // writes): bwrap's /dev is a tmpfs of the user it runs as, the bot's own under a non-root arbiter.
+    a.insert(a.end(), {"--remount-ro", "/dev"});
     // bwrap makes /proc/sys, /proc/irq and /proc/bus read-only itself; the rest of the container defaults:
     for (const char* file : {"/proc/kcore", "/proc/keys", "/proc/key-users", "/proc/timer_list", "/proc/sched_debug",
                              "/proc/latency_stats"}) {
@@ -182,6 +185,10 @@ std::vector<std::string> bwrap_argv(const SandboxPlan& plan, const SandboxedComm
     if (!paths.writable.empty()) a.insert(a.end(), {"--bind", paths.writable.string(), paths.writable.string()});
     if (command.seccomp_fd >= 0) a.insert(a.end(), {"--seccomp", std::to_string(command.seccomp_fd)});
     a.insert(a.end(), {"--dir", paths.cwd.string(), "--chdir", paths.cwd.string()});
+    // The root itself read-only, as under the arbiter's namespaces: bwrap's root is a tmpfs of the
+    // user it runs as, which is the bot's own under a non-root arbiter (an unbounded file system
+    // in memory, writable by the bot, otherwise).
+    a.insert(a.end(), {"--remount-ro", "/"});
     // Exec'd through /proc (bwrap's own, of the namespace) from the descriptor bwrap inherits.
     if (command.init_fd >= 0) a.insert(a.end(), {"--as-pid-1", "--", "/proc/self/fd/" + std::to_string(command.init_fd)});
     else a.push_back("--");

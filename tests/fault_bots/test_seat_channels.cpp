@@ -45,6 +45,26 @@ TEST_CASE("seats of one match cannot pass a bit through a lock, a watch or a sha
     }
 }
 
+TEST_CASE("seats of one match cannot pass anything through the root their views share") {
+    // Both seats run the same program: their roots are clones of one shared skeleton
+    // (core/confine/view_skeleton.hpp), each clone read-only, so nothing one seat makes in its
+    // root reaches the other, nor a later match's bots. Under a non-root arbiter the seat's user
+    // owns the skeleton's files: only the read-only clone stops it there.
+    for (const SandboxMode mode : confined_modes(HOST_ATTACK_BOT_PATH)) {
+        INFO("sandbox " << to_string(mode));
+        TwoSeats seats(mode);
+        const std::string wrote = seats.ask(0, "write /planted");
+        const std::string made = seats.ask(0, "mkdir /dev/planted");
+        const std::string linked = seats.ask(0, "symlink /etc /planted-link");
+        CHECK(starts(wrote, "cannot write"));
+        CHECK(starts(made, "cannot make"));
+        CHECK(starts(linked, "cannot link"));
+        CHECK(starts(seats.ask(1, "read /planted"), "cannot read"));
+        CHECK(starts(seats.ask(1, "read /planted-link/hostname"), "cannot read"));
+        CHECK(starts(seats.ask(1, "list /dev/planted"), "cannot list"));
+    }
+}
+
 TEST_CASE("a confined bot cannot trace its namespace's init nor write its memory") {
     for (const SandboxMode mode : confined_modes(HOST_ATTACK_BOT_PATH)) {
         INFO("sandbox " << to_string(mode));

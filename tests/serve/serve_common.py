@@ -1,4 +1,5 @@
 """What the serve tests share: running the binary, a tournament, the server, and plain HTTP."""
+import atexit
 import json
 import os
 import re
@@ -46,6 +47,7 @@ class Server:
         for db in dbs:
             args += ["--db", db]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        atexit.register(self.proc.kill)  # a failed check exits at once: no server is left behind
         line = self.proc.stdout.readline()
         m = re.search(r"http://([0-9.]+):([0-9]+)/", line)
         if not m:
