@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ struct ViewMount {
 
 // Everything the child needs, prepared by the parent: the child allocates nothing. Paths are
 // full paths in the staged root (`root` + the path the bot sees).
+constexpr std::size_t kProgramStackBytes = 64 * 1024;
+
 struct NamespaceView {
     std::string root;                       // where the new root is assembled, then entered (chroot)
     std::string root_options;               // tmpfs options of the new root
@@ -52,7 +55,7 @@ struct NamespaceView {
     std::string tmp_options, shm_options;   // "mode=1777,size=...": private, bounded
     std::vector<std::string> proc_masked_files, proc_masked_dirs, proc_read_only;  // container defaults
     std::string cwd;                        // inside the new root
-    std::vector<char> program_stack;        // the program's child runs on it until it execs
+    std::unique_ptr<char[]> program_stack;  // kProgramStackBytes: the program's child runs on it until it execs
     int status_report = -1;                 // the init writes the program's wait status here
     int empty_namespace = -1;               // empty_mount_namespace()
     // The seat's scratch (folder_overlay.hpp), placed where /proc then covers it: /tmp is its

@@ -167,7 +167,7 @@ NamespaceView namespace_view(const ExposedPaths& paths, const ViewOptions& optio
     add_proc_covers(view);
     share_skeleton(view);
     view.cwd = paths.cwd.string();
-    view.program_stack.resize(64 * 1024);
+    view.program_stack = std::make_unique_for_overwrite<char[]>(kProgramStackBytes);
     return view;
 }
 
