@@ -1,5 +1,9 @@
 #include "core/table/scripted_table.hpp"
 
+#include <charconv>
+#include <iterator>
+#include <string_view>
+
 namespace arb {
 
 ScriptedTable::ScriptedTable(std::vector<Seat> seats)
@@ -15,10 +19,24 @@ bool ScriptedTable::send(int seat, std::string_view text) {
 
 Reply ScriptedTable::ask(int seat, std::string_view text, ReplyFramer framer) {
     Reply reply;
+    ask_into(reply, seat, text, std::move(framer));
+    return reply;
+}
+
+std::vector<Reply> ScriptedTable::ask_all(std::span<const Request> requests) {
+    // Each reply made where it stays, as the process table does: no Reply moved, then destroyed,
+    // per request.
+    std::vector<Reply> replies(requests.size());
+    for (std::size_t i = 0; i < requests.size(); ++i)
+        ask_into(replies[i], requests[i].seat, requests[i].text, requests[i].framer);
+    return replies;
+}
+
+void ScriptedTable::ask_into(Reply& reply, int seat, std::string_view text, ReplyFramer framer) {
     if (status_.at(seat) != SeatStatus::ok) {
         reply.status = ReplyStatus::not_running;
         reply.fault = reply_fault(reply.status, status_.at(seat), details_.at(seat));
-        return reply;
+        return;
     }
     transcript_.push_back(std::to_string(seat) + "> " + std::string(text));
     ScriptedAnswer answer = seats_.at(seat).bot(text);
@@ -47,14 +65,16 @@ Reply ScriptedTable::ask(int seat, std::string_view text, ReplyFramer framer) {
         retire(seat, status_after(reply.status), to_string(reply.status));
         reply.fault = reply_fault(reply.status, status_.at(seat), details_.at(seat));
     }
-    return reply;
 }
 
-std::vector<Reply> ScriptedTable::ask_all(std::span<const Request> requests) {
-    std::vector<Reply> replies;
-    replies.reserve(requests.size());
-    for (const auto& r : requests) replies.push_back(ask(r.seat, r.text, r.framer));
-    return replies;
+void ScriptedTable::mark_step(int step) {
+    // Made in one buffer: a match marks every step, and "# step " + std::to_string(step) cost
+    // three strings a mark.
+    constexpr std::string_view kMark = "# step ";
+    char line[kMark.size() + 12];
+    kMark.copy(line, kMark.size());
+    char* end = std::to_chars(line + kMark.size(), std::end(line), step).ptr;
+    transcript_.emplace_back(line, end);
 }
 
 void ScriptedTable::retire(int seat, SeatStatus why, std::string_view detail) {

@@ -41,13 +41,16 @@ public:
     Millis time_left(int seat) const override { return seats_.at(seat).budget; }
     void retire(int seat, SeatStatus why, std::string_view detail) override;
     void note(std::string_view text) override { transcript_.push_back("# " + std::string(text)); }
-    void mark_step(int step) override { transcript_.push_back("# step " + std::to_string(step)); }
+    void mark_step(int step) override;
 
     // Everything sent to and received from each seat, in order, as "seat> text" / "seat< text".
     const std::vector<std::string>& transcript() const { return transcript_; }
     std::string retire_detail(int seat) const override { return details_.at(seat); }
 
 private:
+    // ask() into a reply made by the caller.
+    void ask_into(Reply& reply, int seat, std::string_view text, ReplyFramer framer);
+
     std::vector<Seat> seats_;
     std::vector<SeatStatus> status_;
     std::vector<std::string> details_;

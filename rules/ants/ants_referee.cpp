@@ -120,7 +120,7 @@ private:
             }
             // The replay keeps the original's word; the record has the shared status (a kill, and why).
             outcome_.status[p] = answer.reply.status == ReplyStatus::timeout ? "timeout" : "crashed";
-            outcome_.faults[p] = std::move(answer.fault);
+            outcome_.faults[p] = answer.fault();
             outcome_.playerturns[p] = turn;
             engine_.kill_player(p);
             table_.note(fmt::format("turn {} bot {} {}", turn, p, outcome_.status[p]));

@@ -41,7 +41,7 @@ public:
         if (answer.failed()) {
             logs_.failed_reply(seat, answer.reply.status);
             ++notification_failures_[seat];
-            count_failure(seat, answer.reply.status, answer.fault, "notification " + message.type);
+            count_failure(seat, answer.reply.status, answer.fault(), "notification " + message.type);
         }
     }
 
@@ -54,7 +54,7 @@ public:
         auto answer = ask_seat(table_, seat, text, one_line_framer(), read_fields);
         if (answer.failed()) {
             logs_.failed_reply(seat, answer.reply.status);
-            count_failure(seat, answer.reply.status, answer.fault, "decision " + message.type);
+            count_failure(seat, answer.reply.status, answer.fault(), "decision " + message.type);
             return std::nullopt;
         }
         logs_.reply(seat, answer.reply.first_line());

@@ -272,7 +272,7 @@ class Referee {
         const int seat = answer.seat;
         const Reply& raw = answer.reply;
         if (answer.failed()) {
-            const SeatFault& failed = answer.fault;
+            const SeatFault& failed = answer.fault();
             // "killed" (a limit the table enforces): the table's own reason says more than "closed".
             std::string detail = fmt::format("{}{} waiting for the reply to '{}' in {}",
                                              failed.reason.empty() ? "" : failed.reason + ": ",

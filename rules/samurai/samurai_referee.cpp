@@ -49,8 +49,8 @@ GameOutcome play_game(const Field& field, Table& table, int first_seat, int firs
             if (answer.failed()) {
                 // The table has retired the seat; the agent stays for the rest of the game.
                 if (fault.status == SeatStatus::ok) {
-                    fault.status = answer.fault.status;
-                    fault.reason = answer.fault.reason;
+                    fault.status = answer.fault().status;
+                    fault.reason = answer.fault().reason;
                     fault.step = state.step;
                 }
             } else if (answer.move) {

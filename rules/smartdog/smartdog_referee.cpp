@@ -70,7 +70,7 @@ void join_all(Match& m) {
     for (const auto& answer : ask_round(m.table, requests, read_join)) {
         const int p = answer.seat + 1;
         if (answer.failed()) {
-            m.retire(p, answer.fault.status, std::string("no join: ") + to_string(answer.reply.status));
+            m.retire(p, answer.fault().status, std::string("no join: ") + to_string(answer.reply.status));
             continue;
         }
         m.log.from(p, answer.reply.first_line());
@@ -138,7 +138,7 @@ void play_turn(Match& m, bool arrival) {
         note_ignored(m, p, answer.reply);
         wall[p] = answer.reply.wall;
         if (answer.failed()) {
-            m.retire(p, answer.fault.status,
+            m.retire(p, answer.fault().status,
                      fmt::format("turn {}: {}", m.session.engine().turn() + 1, to_string(answer.reply.status)));
         } else if (!answer.move) {
             m.retire(p, SeatStatus::illegal, fmt::format("more than {} lines in a turn", kMaxCommandsPerTurn - 1));

@@ -38,15 +38,15 @@ TEST_CASE("seat driver: a round's answers come in request order, faults typed, g
     REQUIRE(answers.size() == 4);
     CHECK(answers[0].seat == 3);
     CHECK(answers[0].failed());
-    CHECK(answers[0].fault.status == SeatStatus::crashed);
+    CHECK(answers[0].fault().status == SeatStatus::crashed);
     CHECK(!answers[0].move);
     CHECK(answers[1].seat == 2);
     CHECK(!answers[1].failed());
     CHECK(!answers[1].readable());  // unreadable, not a fault: the game's rules decide
     CHECK(answers[1].reply.first_line() == "seven");
-    CHECK(answers[2].fault.status == SeatStatus::timeout);
+    CHECK(answers[2].fault().status == SeatStatus::timeout);
     CHECK(answers[3].seat == 0);
-    CHECK(answers[3].fault.status == SeatStatus::ok);
+    CHECK(answers[3].fault().status == SeatStatus::ok);
     CHECK(answers[3].move == 7);
 }
 
@@ -74,6 +74,6 @@ TEST_CASE("seat driver: one seat asked alone, and a seat the table stopped keeps
     CHECK(*lines.move == std::vector<std::string>{"seven"});
     table.retire(1, SeatStatus::killed, "memory limit of 64 MiB exceeded");
     const auto stopped = ask_seat(table, 1, "go\n", one_line_framer(), nothing_to_read);
-    CHECK(stopped.fault.status == SeatStatus::killed);
-    CHECK(stopped.fault.reason == "memory limit of 64 MiB exceeded");
+    CHECK(stopped.fault().status == SeatStatus::killed);
+    CHECK(stopped.fault().reason == "memory limit of 64 MiB exceeded");
 }

@@ -69,9 +69,9 @@ RefereeResult referee(const MatchRequest& request, Table& table) {
         const std::string board(state.board.begin(), state.board.end());
         auto answer = ask_seat(table, seat, "turn " + board + "\n", one_line_framer(), read_cell);
         if (answer.failed() || !answer.move || state.board[*answer.move] != '.') {
-            result.participants[seat].status = answer.failed() ? answer.fault.status : SeatStatus::illegal;
+            result.participants[seat].status = answer.failed() ? answer.fault().status : SeatStatus::illegal;
             result.participants[seat].detail = fmt::format("move {}: {}", moves.size() + 1,
-                                                           answer.failed() ? to_string(answer.fault.status) : "not a free cell");
+                                                           answer.failed() ? to_string(answer.fault().status) : "not a free cell");
             loser = seat;
             break;
         }
