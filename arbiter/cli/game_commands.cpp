@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -164,6 +165,54 @@ void run_play(const GameDescriptor& game, const PlayArgs& args) {
     if (records.size() > 1) print_rotation_summary(std::cout, records);
 }
 
+// The options of `arbiter play GAME`, added when the command is named (its preparse callback):
+// five games' flags, each checked by CLI11 against every flag before it, are otherwise a third of
+// every start of the arbiter, whatever the command.
+void add_play_options(CLI::App* sub, const GameDescriptor& game) {
+    auto args = std::make_shared<PlayArgs>();
+    sub->add_option("--bot", args->bot_specs,
+                    "A bot: name=NAME cmd=\"COMMAND LINE\" [dir=DIR] [arg=ARG] [env.KEY=VALUE], or for a "
+                    "bot server already running (HTTP games): name=NAME url=http://HOST:PORT/PATH; "
+                    "repeat once per seat, in seat order")
+        ->required();
+    sub->add_option("--seed", args->seed, "Match seed: the same seed and bots give the same match")
+        ->check(unsigned_integer())
+        ->capture_default_str();
+    sub->add_flag("--rotations", args->rotations,
+                  "Play the same deals in every cyclic seat rotation (one match per seat)");
+    sub->add_option("--transcript", args->transcript_dir,
+                    "Write timestamped per-seat transcripts to DIR (default: in the folder)");
+    sub->add_option("--out", args->out_dir,
+                    "Folder for the record, replay, transcript and bot logs (default: a new folder "
+                    "arbiter-out/GAME-seedN-TIME)");
+    sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in the folder)");
+    sub->add_option("--replay", args->replay_path,
+                    game.viewer.replay_is_folder ? "Write the game's player logs into this folder (default: in the folder)"
+                                                : "Write the game's replay/log file here (default: in the folder)");
+    // The name this game's replay had before every game called it --replay.
+    if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
+    add_confinement_flags(sub, args->confinement);
+    sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
+        ->check(memory_mib_range())
+        ->capture_default_str();
+    sub->add_flag("--freeze", args->freeze, "Stop bots while it is not their turn (the freezer cgroup, else SIGSTOP)");
+    for (const auto& spec : game.options) {
+        const auto set = [args, key = spec.key](const std::string& v) { args->game_options[key] = v; };
+        auto* opt = sub->add_option_function<std::string>(
+            "--" + flag_name(spec.key), set,
+            spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]") + also_named(spec));
+        // A flag takes no value (one may still be given: --flag=false); its help shows none.
+        if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true")->option_text(" ");
+        // Older names (--turntime) and the underscored spelling (--food_rate) still work, unlisted.
+        for (const auto& name : other_flag_names(spec)) {
+            auto* alias = sub->add_option_function<std::string>("--" + name, set)->group("");
+            if (spec.kind == OptionKind::flag) alias->expected(0, 1)->default_str("true");
+        }
+    }
+    sub->footer(play_example(game));
+    sub->callback([&game, args] { run_play(game, *args); });
+}
+
 }  // namespace
 
 void add_game_commands(CLI::App& app) {
@@ -187,49 +236,10 @@ void add_game_commands(CLI::App& app) {
                  " --bot \"name=a cmd=./bot_a\" --bot \"name=b cmd=./bot_b\" --rotations\n"
                  "Run arbiter play GAME --help for a game's options.");
     for (const auto& game : all_games()) {
-        auto args = std::make_shared<PlayArgs>();
         auto* sub = play->add_subcommand(game.name, game.summary);
-        sub->add_option("--bot", args->bot_specs,
-                        "A bot: name=NAME cmd=\"COMMAND LINE\" [dir=DIR] [arg=ARG] [env.KEY=VALUE], or for a "
-                        "bot server already running (HTTP games): name=NAME url=http://HOST:PORT/PATH; "
-                        "repeat once per seat, in seat order")
-            ->required();
-        sub->add_option("--seed", args->seed, "Match seed: the same seed and bots give the same match")
-            ->check(unsigned_integer())
-            ->capture_default_str();
-        sub->add_flag("--rotations", args->rotations,
-                      "Play the same deals in every cyclic seat rotation (one match per seat)");
-        sub->add_option("--transcript", args->transcript_dir,
-                        "Write timestamped per-seat transcripts to DIR (default: in the folder)");
-        sub->add_option("--out", args->out_dir,
-                        "Folder for the record, replay, transcript and bot logs (default: a new folder "
-                        "arbiter-out/GAME-seedN-TIME)");
-        sub->add_option("--record", args->record_path, "Write the match record JSON here (default: in the folder)");
-        sub->add_option("--replay", args->replay_path,
-                        game.viewer.replay_is_folder ? "Write the game's player logs into this folder (default: in the folder)"
-                                                    : "Write the game's replay/log file here (default: in the folder)");
-        // The name this game's replay had before every game called it --replay.
-        if (game.replay_flag != "replay") sub->add_option("--" + game.replay_flag, args->replay_path)->group("");
-        add_confinement_flags(sub, args->confinement);
-        sub->add_option("--memory-mib", args->memory_mib, "Memory limit per bot in MiB (0 = none)")
-            ->check(memory_mib_range())
-            ->capture_default_str();
-        sub->add_flag("--freeze", args->freeze, "Stop bots while it is not their turn (the freezer cgroup, else SIGSTOP)");
-        for (const auto& spec : game.options) {
-            const auto set = [args, key = spec.key](const std::string& v) { args->game_options[key] = v; };
-            auto* opt = sub->add_option_function<std::string>(
-                "--" + flag_name(spec.key), set,
-                spec.help + (spec.default_value.empty() ? "" : " [default: " + spec.default_value + "]") + also_named(spec));
-            // A flag takes no value (one may still be given: --flag=false); its help shows none.
-            if (spec.kind == OptionKind::flag) opt->expected(0, 1)->default_str("true")->option_text(" ");
-            // Older names (--turntime) and the underscored spelling (--food_rate) still work, unlisted.
-            for (const auto& name : other_flag_names(spec)) {
-                auto* alias = sub->add_option_function<std::string>("--" + name, set)->group("");
-                if (spec.kind == OptionKind::flag) alias->expected(0, 1)->default_str("true");
-            }
-        }
-        sub->footer(play_example(game));
-        sub->callback([&game, args] { run_play(game, *args); });
+        sub->preparse_callback([sub, &game, added = false](std::size_t) mutable {
+            if (!std::exchange(added, true)) add_play_options(sub, game);
+        });
     }
 
     auto* verify = app.add_subcommand("verify", "Check a recorded game (replay or log) against our engine");
