@@ -160,7 +160,9 @@ def main():
                 if not seen_live_page:
                     status, body = get(server.host, server.port, m["href"])
                     seen_live_page = status == 200 and b"data-events" in body
-            ended = ended or (t2["status"] == "ended" and proc.poll() is not None)
+            # The run clears its runner as it finishes, so "ended" may come while the process is
+            # still closing; the state is sent once, so it is taken when it comes.
+            ended = ended or t2["status"] == "ended"
         for t3 in state(delayed)["sources"][0].get("tournaments", []):
             delayed_steps.update(m["step"] for m in t3["running"])
     proc.wait()
