@@ -18,28 +18,14 @@
 #include <string>
 #include <vector>
 
+#include "core/confine/detached_tmpfs.hpp"
+
 namespace arb {
 
-namespace {
-
-int fsconfig_string(int fs, const char* key, const std::string& value) {
-    return static_cast<int>(::syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value.c_str(), 0));
-}
-
-}  // namespace
-
 UniqueFd make_folder_scratch(std::int64_t disk_mib, uid_t upper_uid, gid_t upper_gid, mode_t folder_mode) {
-    UniqueFd fs(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
-    if (!fs.valid()) return {};
     const std::int64_t mib = std::max<std::int64_t>(disk_mib, 1);
     // Inodes cost memory outside the size: one per 4 KiB of the bound, as many small files as fit.
-    if (fsconfig_string(fs.get(), "size", std::to_string(mib) + "m") != 0 ||
-        fsconfig_string(fs.get(), "nr_inodes", std::to_string(mib * 256)) != 0 ||
-        fsconfig_string(fs.get(), "mode", "0755") != 0 ||
-        ::syscall(SYS_fsconfig, fs.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0)
-        return {};
-    UniqueFd scratch(static_cast<int>(
-        ::syscall(SYS_fsmount, fs.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)));
+    UniqueFd scratch = detached_tmpfs({std::to_string(mib) + "m", std::to_string(mib * 256), MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV});
     if (!scratch.valid()) return {};
     if (::mkdirat(scratch.get(), kScratchUpper, 0700) != 0 ||
         ::fchownat(scratch.get(), kScratchUpper, upper_uid, upper_gid, AT_SYMLINK_NOFOLLOW) != 0 ||

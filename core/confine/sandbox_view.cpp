@@ -22,6 +22,7 @@
 #include <tuple>
 
 #include "core/bot_spec.hpp"
+#include "core/confine/detached_tmpfs.hpp"
 #include "core/unique_fd.hpp"
 #include "core/confine/user_namespace.hpp"
 
@@ -56,10 +57,6 @@ const std::vector<std::string>& etc_allowlist() {
 
 namespace {
 
-int fsconfig_string(int fs, const char* key, const char* value) {
-    return static_cast<int>(::syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value, 0));
-}
-
 // A copy of the allowlisted /etc in a tmpfs of its own that is never attached anywhere: bound whole
 // into every view (one mount per bot instead of one per entry), it names no host path and no
 // arbiter in a bot's mountinfo, and it goes with the arbiter (nothing to remove, nothing left by
@@ -67,11 +64,7 @@ int fsconfig_string(int fs, const char* key, const char* value) {
 // namespace of its own).
 int make_etc_copy() {
     if (!host_root() && !in_own_user_namespace()) return -1;
-    const UniqueFd fs(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
-    if (!fs.valid() || fsconfig_string(fs.get(), "size", "64m") != 0 || fsconfig_string(fs.get(), "mode", "0755") != 0 ||
-        ::syscall(SYS_fsconfig, fs.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0)
-        return -1;
-    UniqueFd copy(static_cast<int>(::syscall(SYS_fsmount, fs.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)));
+    UniqueFd copy = detached_tmpfs({"64m", "", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV});
     if (!copy.valid()) return -1;
     // Readable by every seat user, whatever the umask of the arbiter (077) or its user.
     struct ReadableByAll {

@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <linux/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -12,7 +11,7 @@
 #include <map>
 #include <mutex>
 
-#include "core/unique_fd.hpp"
+#include "core/confine/detached_tmpfs.hpp"
 
 namespace arb {
 
@@ -47,20 +46,11 @@ int make_dev_at(int dirfd, const char* dev, bool device_nodes) {
 
 namespace {
 
-int fsconfig_string(int fs, const char* key, const char* value) {
-    return static_cast<int>(::syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value, 0));
-}
-
 // The layout in a new detached tmpfs; modes as the bot's own root had them (folders 0755, files
 // 0644), set explicitly: the arbiter's umask is 077.
 UniqueFd make_skeleton(const SkeletonLayout& layout) {
-    const UniqueFd fs(static_cast<int>(::syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC)));
-    if (!fs.valid() || fsconfig_string(fs.get(), "size", "1m") != 0 || fsconfig_string(fs.get(), "nr_inodes", "4096") != 0 ||
-        fsconfig_string(fs.get(), "mode", "0755") != 0 ||
-        ::syscall(SYS_fsconfig, fs.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) != 0)
-        return UniqueFd();
     // Devices allowed (its nodes), set-user-ID not; each bot's clone is made read-only.
-    UniqueFd root(static_cast<int>(::syscall(SYS_fsmount, fs.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID)));
+    UniqueFd root = detached_tmpfs({"1m", "4096", MOUNT_ATTR_NOSUID});
     if (!root.valid()) return UniqueFd();
     const int at = root.get();
     for (const auto& dir : layout.dirs)

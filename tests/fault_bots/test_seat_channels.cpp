@@ -4,6 +4,7 @@
 // unless the syscall filter answers it the same whatever the other seat does
 // (core/confine/syscall_filter.cpp, "seat_channels"). Without the sandbox every channel passes its bit.
 // The namespace's init cannot be traced by the bot it watches over.
+#include "core/confine/view_skeleton.hpp"
 #include "tests/fault_bots/confinement_test_support.hpp"
 
 using namespace std::chrono_literals;
@@ -93,4 +94,37 @@ TEST_CASE("a confined bot's cgroup and mount table name neither the arbiter nor 
     TwoSeats open(SandboxMode::none);
     if (open.table->limit_mechanism().rfind("cgroup", 0) == 0)  // without the sandbox the name shows
         CHECK(open.ask(0, "cat /proc/self/cgroup").find("arbiter-" + pid + ".") != std::string::npos);
+}
+
+// It fills the run's skeletons, so every later start of its process builds its own root: last in this file.
+TEST_CASE("past the skeletons a run keeps, a bot's root is built for it, read-only all the same") {
+    // A bot that rewrites its #! line between matches can give its seat a new layout each time:
+    // the run keeps kMaxViewSkeletons of them, then builds each bot's root in a tmpfs of its own.
+    // The sandboxes first: a non-root arbiter makes mounts only once in its own user namespace.
+    const std::vector<SandboxMode> modes = confined_modes(HOST_ATTACK_BOT_PATH);
+    int made = 0;  // earlier starts of this process may have made some already
+    for (int i = 0; i <= kMaxViewSkeletons; ++i) {
+        SkeletonLayout filler;
+        filler.dirs = {"dev", "filler-" + std::to_string(i)};
+        filler.dev = "dev";
+        made += view_skeleton(filler) >= 0;
+    }
+    REQUIRE(made > 0);
+    SkeletonLayout one_more;
+    one_more.dirs = {"dev", "one-more"};
+    one_more.dev = "dev";
+    REQUIRE(view_skeleton(one_more) == -1);
+    for (const SandboxMode mode : modes) {
+        INFO("sandbox " << to_string(mode));
+        // Alone in its process (as ctest runs each case) the seats' layout is past the budget and
+        // each root is built for its bot; run after the other cases (the unprivileged suite runs
+        // the file whole) their skeleton is already made and shared, and is checked once more.
+        TwoSeats seats(mode);
+        CHECK(starts(seats.ask(0, "write /planted"), "cannot write"));
+        CHECK(starts(seats.ask(0, "mkdir /dev/planted"), "cannot make"));
+        CHECK(starts(seats.ask(1, "read /planted"), "cannot read"));
+        // The root it was built works as the shared one did: the view's folders and /dev are there.
+        CHECK_FALSE(starts(seats.ask(1, "list /usr/bin"), "cannot"));
+        CHECK_FALSE(starts(seats.ask(1, "list /dev"), "cannot"));
+    }
 }
